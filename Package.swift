@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+//
+// Flywheel: knobs, jog wheels and touch panels with physical feel, served as
+// tempo and scrub events on a Unix socket. No package dependencies: the
+// toolchain plus libevdev and libgpiod through system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "Flywheel",
+    products: [
+        .executable(name: "flywheel", targets: ["flywheel"]),
+        .executable(name: "flywheeld", targets: ["flywheeld"]),
+        .library(name: "FlywheelCore", targets: ["FlywheelCore"]),
+    ],
+    targets: [
+        // C libraries, each through a one-line shim header.
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGpiod",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+
+        // Pure core: no Glibc, no C. Decoder, units, events; physics and controls.
+        .target(name: "FlywheelCore"),
+
+        // The firmware simulator: mechanics, contacts, firmware/driver, scenarios, profiles. Pure.
+        .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"]),
+
+        // Readers and writers of replay files (VCD, .edges, evemu). Pure: they parse text.
+        .target(name: "FlywheelReplay", dependencies: ["FlywheelCore"]),
+
+        // Everything that touches the operating system, through one seam.
+        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiod"]),
+
+        // The command-line tool's logic, as a library so tests can drive it in-process.
+        .target(
+            name: "FlywheelCLI",
+            dependencies: ["FlywheelCore", "FlywheelSimulator", "FlywheelReplay", "FlywheelIO"]
+        ),
+
+        .executableTarget(name: "flywheel", dependencies: ["FlywheelCLI"]),
+        .executableTarget(name: "flywheeld", dependencies: ["FlywheelCore", "FlywheelIO"]),
+
+        .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore"]),
+        .testTarget(name: "FlywheelSimulatorTests", dependencies: ["FlywheelSimulator", "FlywheelCore"]),
+        .testTarget(name: "FlywheelReplayTests", dependencies: ["FlywheelReplay", "FlywheelCore"]),
+        .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO"]),
+        .testTarget(
+            name: "FlywheelCLITests",
+            dependencies: ["FlywheelCLI", "flywheel", "flywheeld"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,51 @@
+/// The 16-entry quadrature transition table, indexed by `previous.code << 2 | next.code`.
+///
+/// Each entry is the quarter-step move of that transition: `0` (no change), `+1` or `-1`
+/// (one line changed), or ``invalid`` (both lines changed in one sample: the direction
+/// cannot be known, so it is counted as invalid and never guessed).
+public enum TransitionTable {
+    /// The marker for a double transition in ``moves``.
+    public static let invalid: Int8 = 2
+
+    /// Quarter-step move for each `previous << 2 | next`.
+    public static let moves: [Int8] = {
+        var table = [Int8](repeating: 0, count: 16)
+        for previous in 0..<4 {
+            for next in 0..<4 {
+                let from = QuadratureLevels(code: UInt8(previous)).phase
+                let to = QuadratureLevels(code: UInt8(next)).phase
+                let move: Int8
+                switch (to - from + 4) % 4 {
+                case 0: move = 0
+                case 1: move = 1
+                case 3: move = -1
+                default: move = invalid
+                }
+                table[previous << 2 | next] = move
+            }
+        }
+        return table
+    }()
+
+    /// The transition between two level pairs.
+    @inlinable public static func move(from previous: QuadratureLevels, to next: QuadratureLevels) -> Transition {
+        switch moves[Int(previous.code) << 2 | Int(next.code)] {
+        case 0: return .none
+        case 1: return .forward
+        case -1: return .backward
+        default: return .invalid
+        }
+    }
+}
+
+/// One transition of the quadrature state.
+public enum Transition: Sendable, Hashable {
+    /// No level changed.
+    case none
+    /// One quarter step in the positive direction (A leads B).
+    case forward
+    /// One quarter step in the negative direction (B leads A).
+    case backward
+    /// Both lines changed at once: a step of unknown direction.
+    case invalid
+}
