@@ -1,0 +1,125 @@
+import FlywheelCore
+import FlywheelReplay
+
+/// `flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary]`
+enum DecodeCommand {
+    static let usage = """
+        flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary]
+            Decode a quadrature recording (.vcd, .edges) or an evemu recording into detents.
+            Prints one JSON line per detent {"t","detent","position"}, or with --summary one object
+            {"quarter_steps","detents","valid","invalid","steps_per_detent"}. Default steps per detent: 4.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(ToolError) {
+        var args = Arguments(arguments, command: "decode")
+        let channels = try args.option("channels")
+        let stepsText = try args.option("steps-per-detent") ?? "4"
+        let summary = args.flag("summary")
+        let path = try args.positionals("one FILE to decode", count: 1...1)[0]
+
+        let input = try ReplayInput.load(path, channels: channels)
+        switch input {
+        case .quadrature(let trace, _):
+            try decodeQuadrature(trace, stepsText: stepsText, summary: summary, console: console)
+        case .evdev(let recording):
+            guard stepsText == "4" || stepsText == "auto" || stepsText == "1" else {
+                throw .usage("--steps-per-detent applies to quadrature recordings; \(path) holds evdev events")
+            }
+            try decodeEvdev(recording, path: path, summary: summary, console: console)
+        }
+    }
+
+    static func decodeQuadrature(_ trace: QuadratureTrace, stepsText: String, summary: Bool, console: Console) throws(ToolError) {
+        let steps: StepsPerDetent
+        var rest: QuadratureLevels?
+        var confidence: Double?
+        if stepsText == "auto" {
+            let estimate = StepsPerDetentDetector.detect(trace)
+            guard let detected = estimate.stepsPerDetent else {
+                throw ToolError(
+                    "Cannot detect the steps per detent: the encoder never rests for 20 ms in this recording; give --steps-per-detent 1, 2 or 4")
+            }
+            steps = detected
+            rest = estimate.rest
+            confidence = estimate.confidence
+        } else {
+            guard let value = Int(stepsText), let parsed = StepsPerDetent(rawValue: value) else {
+                throw .usage("--steps-per-detent must be 1, 2, 4 or auto, not '\(stepsText)'")
+            }
+            steps = parsed
+        }
+        var decoder = QuadratureDecoder(stepsPerDetent: steps, initial: trace.initial, rest: rest)
+        let samples = trace.samples
+        if summary {
+            decoder.decode(samples)
+            var fields: [(String, JSONValue)] = [
+                ("quarter_steps", .int(decoder.quarterSteps)),
+                ("detents", .int(decoder.detents)),
+                ("valid", .int(decoder.validTransitions)),
+                ("invalid", .int(decoder.invalidTransitions)),
+                ("steps_per_detent", .int(steps.rawValue)),
+            ]
+            if let confidence { fields.append(("confidence", .double((confidence * 1000).rounded() / 1000))) }
+            console.out(JSONValue.object(fields).encoded() + "\n")
+        } else {
+            var text = ""
+            decoder.decode(samples) { time, direction, position in
+                JSONValue.object([
+                    ("t", .number(time.secondsText)), ("detent", .int(direction)), ("position", .int(position)),
+                ]).encode(into: &text)
+                text += "\n"
+            }
+            console.out(text)
+        }
+    }
+
+    static func decodeEvdev(_ recording: EvemuRecording, path: String, summary: Bool, console: Console) throws(ToolError) {
+        guard let report = RotaryReport.infer(from: recording) else {
+            throw ToolError("\(path) has no rotary axis to decode (no REL_X, REL_Y, REL_DIAL or REL_WHEEL events)")
+        }
+        var decoder = RotaryEventDecoder(report: report)
+        var text = ""
+        var position = 0
+        for event in recording.events {
+            let fired = decoder.feed(event)
+            guard fired != 0, !summary else { continue }
+            for _ in 0..<abs(fired) {
+                position += fired > 0 ? 1 : -1
+                JSONValue.object([
+                    ("t", .number(event.timeNanoseconds.secondsText)), ("detent", .int(fired > 0 ? 1 : -1)),
+                    ("position", .int(position)),
+                ]).encode(into: &text)
+                text += "\n"
+            }
+        }
+        if summary {
+            text = JSONValue.object([
+                ("quarter_steps", .int(decoder.counts)),
+                ("detents", .int(decoder.detents)),
+                ("valid", .int(decoder.reports)),
+                ("invalid", .int(0)),
+                ("steps_per_detent", .int(decoder.countsPerDetent)),
+            ]).encoded() + "\n"
+        }
+        console.out(text)
+    }
+}
+
+extension RotaryReport {
+    /// The rotary report format of a recorded device: from its USB ids when it is a Contour
+    /// shuttle (an absolute REL_DIAL counter), else from the axes it declares or uses.
+    static func infer(from recording: EvemuRecording) -> RotaryReport? {
+        let rel = EventType.rel
+        func has(_ code: UInt16) -> Bool {
+            recording.has(type: rel, code: code) || recording.events.contains { $0.type == rel && $0.code == code }
+        }
+        if recording.vendor == 0x0b33, has(RelCode.dial) {
+            return .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1)
+        }
+        if has(RelCode.dial) { return .delta(code: RelCode.dial, countsPerDetent: 1) }
+        if has(RelCode.wheelHiRes) || has(RelCode.wheel) { return .highResolutionWheel }
+        if has(RelCode.x) { return .delta(code: RelCode.x, countsPerDetent: 1) }
+        if has(RelCode.y) { return .delta(code: RelCode.y, countsPerDetent: 1) }
+        return nil
+    }
+}

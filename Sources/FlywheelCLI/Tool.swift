@@ -1,0 +1,44 @@
+import FlywheelIO
+
+/// The `flywheel` command-line tool.
+public enum FlywheelTool {
+    static let usage = """
+        flywheel — knobs, jog wheels and touch panels with physical feel.
+
+        Usage:
+        \(DecodeCommand.usage)
+        \(SimCommand.usage)
+            flywheel --version
+        """
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], console: Console) -> Int32 {
+        guard let command = arguments.first else {
+            console.err(usage + "\n")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        do throws(ToolError) {
+            switch command {
+            case "decode": try DecodeCommand.run(rest, console: console)
+            case "sim": try SimCommand.run(rest, console: console)
+            case "--help", "-h", "help":
+                console.out(usage + "\n")
+            case "--version":
+                console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod))\n")
+            default:
+                throw ToolError.usage("Unknown command '\(command)'; run 'flywheel --help' for the commands")
+            }
+            return 0
+        } catch {
+            console.err(error.description + "\n")
+            return error.status
+        }
+    }
+}
+
+/// Flywheel's version.
+public enum FlywheelVersion {
+    /// The version string.
+    public static let string = "0.1.0"
+}

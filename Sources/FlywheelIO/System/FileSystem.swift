@@ -1,0 +1,71 @@
+import Glibc
+
+/// Whole-file reads and writes through the ``Syscall`` seam.
+public enum FileSystem {
+    /// Reads a whole file. `path` "-" reads standard input.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd: Int32
+        if path == "-" {
+            fd = STDIN_FILENO
+        } else {
+            fd = try Syscall.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try Syscall.call("read", path) {
+                chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Whether a regular file or directory exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Names in a directory (without `.` and `..`), sorted.
+    public static func listDirectory(_ path: String) throws(SystemError) -> [String] {
+        guard let dir = opendir(path) else {
+            throw SystemError(function: "opendir", subject: path, errno: Glibc.errno)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
+
+/// Writes to a file descriptor through the seam, whole buffers at a time.
+public struct FileOutput: Sendable {
+    /// The descriptor.
+    public let fd: Int32
+    /// What the descriptor is, for error messages.
+    public let name: String
+
+    /// Standard output.
+    public static let standardOutput = FileOutput(fd: STDOUT_FILENO, name: "standard output")
+    /// Standard error.
+    public static let standardError = FileOutput(fd: STDERR_FILENO, name: "standard error")
+
+    /// Writes all of `text`.
+    public func write(_ text: String) throws(SystemError) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = try Syscall.call("write", name) {
+                bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Glibc
+
+/// The one seam every libc call goes through: retries EINTR, turns a failure into a
+/// ``SystemError`` naming the function and subject, and treats EBADF as a bug.
+enum Syscall {
+    /// Calls `body` until it does not fail with EINTR; a negative result becomes a `SystemError`.
+    @inline(__always)
+    static func call<T: BinaryInteger>(
+        _ function: String, _ subject: @autoclosure () -> String, _ body: () -> T
+    ) throws(SystemError) -> T {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let error = Glibc.errno
+            if error == EINTR { continue }
+            precondition(error != EBADF, "\(function) on \(subject()) used a closed file descriptor: a bug in Flywheel")
+            throw SystemError(function: function, subject: subject(), errno: error)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A failed system or C-library call: the errno, the C function and what it was acting on.
+///
+/// Its description is one full sentence, e.g. "open(2) on /dev/input/event3 failed: Permission
+/// denied (EACCES)."
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C function that failed, such as `"open"` or `"libevdev_new_from_fd"`.
+    public var function: String
+    /// The path or object the call acted on.
+    public var subject: String
+    /// The errno value.
+    public var errno: Int32
+
+    /// Creates an error.
+    public init(function: String, subject: String, errno: Int32) {
+        self.function = function
+        self.subject = subject
+        self.errno = errno
+    }
+
+    /// One sentence naming the function, the subject and the error.
+    public var description: String {
+        "\(function) on \(subject) failed: \(Errno.describe(errno))."
+    }
+}
