@@ -48,7 +48,11 @@ let package = Package(
 
         .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore"]),
         .testTarget(name: "FlywheelSimulatorTests", dependencies: ["FlywheelSimulator", "FlywheelCore"]),
-        .testTarget(name: "FlywheelReplayTests", dependencies: ["FlywheelReplay", "FlywheelCore"]),
+        .testTarget(
+            name: "FlywheelReplayTests",
+            dependencies: ["FlywheelReplay", "FlywheelCore", "FlywheelIO"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO"]),
         .testTarget(
             name: "FlywheelCLITests",

@@ -1,0 +1,63 @@
+import FlywheelCore
+import Testing
+@testable import FlywheelReplay
+
+@Suite("Edge log (.edges)")
+struct EdgeLogTests {
+    static let sample = """
+        # flywheel-edges 1
+        # name: two edges
+        # notes: a test
+        S: A=1 B=1
+        E: 0.001000000 A 0
+        E: 0.001000000 B 0
+        E: 12.000000001 A 1
+
+        """
+
+    @Test("parses header, start levels and edges; simultaneous lines share a timestamp")
+    func parse() throws {
+        let log = try EdgeLog.parse(Array(Self.sample.utf8), file: "x.edges")
+        #expect(log.name == "two edges")
+        #expect(log.notes == "a test")
+        #expect(log.trace.initial == QuadratureLevels(code: 3))
+        #expect(log.trace.edges.map(\.timeNanoseconds) == [1_000_000, 1_000_000, 12_000_000_001])
+        #expect(log.trace.samples.count == 2)
+    }
+
+    @Test("text() round-trips")
+    func roundTrip() throws {
+        let log = try EdgeLog.parse(Array(Self.sample.utf8), file: "x.edges")
+        #expect(try EdgeLog.parse(Array(log.text().utf8), file: "y.edges") == log)
+        #expect(log.text() == Self.sample)
+    }
+
+    static let malformed: [(String, Int, String)] = [
+        ("", 0, "expected '# flywheel-edges 1' but the file is empty"),
+        ("# flywheel-edges 2\n", 1, "expected the first line to be '# flywheel-edges 1' but found '# flywheel-edges 2'"),
+        ("# flywheel-edges 1\nE: 0.000000001 A 1\n", 2, "expected an 'S: A=<0|1> B=<0|1>' line before the first edge"),
+        ("# flywheel-edges 1\nS: A=2 B=1\n", 2, "expected 'S: A=<0|1> B=<0|1>' but found 'S: A=2 B=1'"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.5 A 1\n", 3, "expected a time as <seconds>.<nanoseconds, 9 digits> but found '0.5'"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000001 C 1\n", 3, "expected the line name A or B but found 'C'"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000001 A high\n", 3, "expected the level 0 or 1 but found 'high'"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000002 A 0\nE: 0.000000001 A 1\n", 4,
+         "expected times in order but '0.000000001' is earlier than the line before"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nS: A=1 B=1\n", 3, "expected one start line but found a second 'S:' line"),
+        ("# flywheel-edges 1\nhello\n", 2, "expected an 'S:', 'E:' or '#' line but found 'hello'"),
+        ("# flywheel-edges 1\n# name: nothing\n", 0, "expected an 'S: A=<0|1> B=<0|1>' start line but found none"),
+    ]
+
+    @Test("malformed logs name the file, the line and what was expected", arguments: 0..<malformed.count)
+    func errors(_ index: Int) {
+        let (text, line, problem) = Self.malformed[index]
+        #expect(throws: ReplayError(file: "bad.edges", line: line, problem: problem)) {
+            try EdgeLog.parse(Array(text.utf8), file: "bad.edges")
+        }
+    }
+
+    @Test("error descriptions are one sentence with the place first")
+    func sentence() {
+        let error = ReplayError(file: "bad.edges", line: 3, problem: "expected A or B but found 'C'")
+        #expect(error.description == "bad.edges line 3: expected A or B but found 'C'.")
+    }
+}
