@@ -45,6 +45,8 @@ let package = Package(
 
         .executableTarget(name: "flywheel", dependencies: ["FlywheelCLI"]),
         .executableTarget(name: "flywheeld", dependencies: ["FlywheelCore", "FlywheelIO"]),
+        // Measurements run on demand (Tests/Benchmarks), never part of the tests.
+        .executableTarget(name: "flywheel-bench", dependencies: ["FlywheelCore"]),
 
         .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore"]),
         .testTarget(name: "FlywheelSimulatorTests", dependencies: ["FlywheelSimulator", "FlywheelCore"]),

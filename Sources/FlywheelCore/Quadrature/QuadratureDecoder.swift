@@ -115,12 +115,104 @@ public struct QuadratureDecoder: Sendable {
         }
     }
 
+    /// The branch-light inner loop of ``count(codes:)``: sums moves until the end or the first
+    /// invalid transition (left unconsumed), two samples per table lookup.
+    @inline(never)
+    static func run(
+        _ codes: UnsafeBufferPointer<UInt8>, from start: Int, previous: Int, moves: UnsafeBufferPointer<Int8>
+    ) -> (index: Int, previous: Int, quarterSteps: Int, valid: Int, hitInvalid: Bool) {
+        let pairs = TransitionTable.pairTable
+        let base = codes.baseAddress!
+        let end = codes.count
+        var index = start
+        var previous = previous
+        var q = 0
+        var valid = 0
+        return pairs.withUnsafeBufferPointer { pairs in
+            // Two samples at a time: entry (previous, first, second) packs move sum and valid count.
+            while index &+ 1 < end {
+                let first = Int(base[index] & 3)
+                let second = Int(base[index &+ 1] & 3)
+                let entry = Int(pairs[previous &<< 4 | first &<< 2 | second])
+                if entry < 0 { break }  // an invalid transition among the two: finish one by one
+                q &+= (entry & 0xF) &- 2
+                valid &+= entry &>> 4
+                previous = second
+                index &+= 2
+            }
+            while index < end {
+                let code = Int(base[index] & 3)
+                let move = Int(moves[previous &<< 2 | code])
+                if move == Int(TransitionTable.invalid) {
+                    return (index, previous, q, valid, true)
+                }
+                q &+= move
+                valid &+= move & 1
+                previous = code
+                index &+= 1
+            }
+            return (index, previous, q, valid, false)
+        }
+    }
+
     /// Counts a packed array of level codes (one byte per sample, `A<<1 | B`) as fast as
     /// possible, without reporting individual detents. Equivalent to calling ``feed(_:)``
     /// for each code.
+    ///
+    /// While no invalid transition is pending, detents telescope: each rest arrival adds
+    /// `(q − anchor) / N` exactly and moves the anchor to `q`, so the total only needs the
+    /// quarter-step count at the *last* rest arrival. The loop therefore keeps four integers
+    /// and no branches but one for the rare invalid transition, which is handed to ``feed(_:)``
+    /// until the next rest settles it.
     public mutating func count(codes: UnsafeBufferPointer<UInt8>) {
-        for code in codes {
-            feed(QuadratureLevels(code: code))
+        TransitionTable.moves.withUnsafeBufferPointer { moves in
+            count(codes: codes, moves: moves)
+        }
+    }
+
+    private mutating func count(codes: UnsafeBufferPointer<UInt8>, moves: UnsafeBufferPointer<Int8>) {
+        let restMask = UInt32(self.restMask)
+        var index = 0
+        let end = codes.count
+        while index < end {
+            // Slow path until the decoder is anchored and certain again.
+            while index < end, !anchored || uncertain {
+                feed(QuadratureLevels(code: codes[index]))
+                index += 1
+            }
+            guard index < end else { return }
+            let start = index
+            let startLevels = Int(levels.code)
+            let run = Self.run(codes, from: start, previous: startLevels, moves: moves)
+            index = run.index
+            let previous = run.previous
+            let q = quarterSteps &+ run.quarterSteps
+            let valid = validTransitions &+ run.valid
+            let hitInvalid = run.hitInvalid
+            // The quarter-step count at the last rest state visited: walk back from the end.
+            var lastRest = anchor
+            var suffix = 0
+            var k = index - 1
+            while k >= start {
+                let code = Int(codes[k] & 3)
+                if (restMask &>> UInt32(code)) & 1 != 0 {
+                    lastRest = q &- suffix
+                    break
+                }
+                let before = k > start ? Int(codes[k - 1] & 3) : startLevels
+                suffix &+= Int(moves[before &<< 2 | code])
+                k -= 1
+            }
+            // Settle the telescoped detents and hand the state back.
+            detents &+= (lastRest &- anchor) / stepsPerDetent.rawValue
+            anchor = lastRest
+            quarterSteps = q
+            validTransitions = valid
+            levels = QuadratureLevels(code: UInt8(truncatingIfNeeded: previous))
+            if hitInvalid {
+                feed(QuadratureLevels(code: codes[index]))
+                index += 1
+            }
         }
     }
 }

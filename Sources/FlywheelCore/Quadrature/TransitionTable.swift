@@ -27,6 +27,42 @@ public enum TransitionTable {
         return table
     }()
 
+    /// Two transitions in one lookup, indexed by `previous << 4 | first << 2 | second`: the
+    /// net move plus 2 in the low four bits and the number of valid steps above them, or −1
+    /// when either transition is invalid.
+    public static let pairTable: [Int8] = {
+        var table = [Int8](repeating: 0, count: 64)
+        for previous in 0..<4 {
+            for first in 0..<4 {
+                for second in 0..<4 {
+                    let a = moves[previous << 2 | first], b = moves[first << 2 | second]
+                    let entry: Int8
+                    if a == invalid || b == invalid {
+                        entry = -1
+                    } else {
+                        let valid = Int8(a != 0 ? 1 : 0) + Int8(b != 0 ? 1 : 0)
+                        entry = valid << 4 | (a + b + 2)
+                    }
+                    table[previous << 4 | first << 2 | second] = entry
+                }
+            }
+        }
+        return table
+    }()
+
+    /// Bit `previous << 2 | next` set where the transition is one step forward.
+    public static let forwardMask: UInt32 = mask(1)
+    /// Bit `previous << 2 | next` set where the transition is one step backward.
+    public static let backwardMask: UInt32 = mask(-1)
+    /// Bit `previous << 2 | next` set where both lines changed.
+    public static let invalidMask: UInt32 = mask(invalid)
+
+    static func mask(_ move: Int8) -> UInt32 {
+        var bits: UInt32 = 0
+        for index in 0..<16 where moves[index] == move { bits |= 1 << index }
+        return bits
+    }
+
     /// The transition between two level pairs.
     @inlinable public static func move(from previous: QuadratureLevels, to next: QuadratureLevels) -> Transition {
         switch moves[Int(previous.code) << 2 | Int(next.code)] {

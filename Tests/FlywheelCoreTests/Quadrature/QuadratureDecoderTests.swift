@@ -121,22 +121,42 @@ struct QuadratureDecoderTests {
         #expect(events.map(\.2) == [-1, -2])
     }
 
-    @Test("count(codes:) equals feeding one by one")
-    func bulkCount() {
+    @Test("count(codes:) equals feeding one by one, invalid and repeated samples included",
+          arguments: StepsPerDetent.allCases)
+    func bulkCount(_ steps: StepsPerDetent) {
         var generator = 0x2545F4914F6CDD1D as UInt64
-        var codes: [UInt8] = []
-        var phase = 2
-        for _ in 0..<10_000 {
-            generator = generator &* 6364136223846793005 &+ 1442695040888963407
-            phase += Int(generator >> 62) == 0 ? -1 : 1
-            codes.append(QuadratureLevels.atPhase(phase).code)
+        for trial in 0..<200 {
+            var codes: [UInt8] = []
+            var phase = 2
+            for _ in 0..<(trial * 7 % 300) {
+                generator = generator &* 6364136223846793005 &+ 1442695040888963407
+                let roll = generator >> 58  // 0..63
+                switch roll {
+                case 0: phase += 2  // a double transition
+                case 1: break  // a repeated sample
+                case 2...24: phase -= 1
+                default: phase += 1
+                }
+                codes.append(QuadratureLevels.atPhase(phase).code | (roll == 3 ? 0b1000 : 0))  // stray high bits are ignored
+            }
+            let initial = QuadratureLevels.atPhase(trial % 4)
+            var bulk = QuadratureDecoder(stepsPerDetent: steps, initial: initial)
+            codes.withUnsafeBufferPointer { bulk.count(codes: $0) }
+            var single = QuadratureDecoder(stepsPerDetent: steps, initial: initial)
+            for code in codes { single.feed(QuadratureLevels(code: code)) }
+            #expect(bulk.detents == single.detents, "trial \(trial)")
+            #expect(bulk.quarterSteps == single.quarterSteps)
+            #expect(bulk.validTransitions == single.validTransitions)
+            #expect(bulk.invalidTransitions == single.invalidTransitions)
+            #expect(bulk.uncertainQuarterSteps == single.uncertainQuarterSteps)
+            #expect(bulk.levels == single.levels)
+            // Both continue identically afterwards.
+            for phase in 1...8 {
+                bulk.feed(.atPhase(single.levels.phase + 1))
+                single.feed(.atPhase(single.levels.phase + 1))
+                _ = phase
+            }
+            #expect(bulk.detents == single.detents)
         }
-        var bulk = QuadratureDecoder(stepsPerDetent: .four, initial: Self.rest11)
-        codes.withUnsafeBufferPointer { bulk.count(codes: $0) }
-        var single = QuadratureDecoder(stepsPerDetent: .four, initial: Self.rest11)
-        for code in codes { single.feed(QuadratureLevels(code: code)) }
-        #expect(bulk.detents == single.detents)
-        #expect(bulk.quarterSteps == phase - 2)
-        #expect(bulk.validTransitions == 10_000)
     }
 }
