@@ -1,0 +1,31 @@
+import Testing
+
+/// The real executables, run as child processes.
+@Suite("Executables")
+struct ExecutableTests {
+    @Test("flywheel decode reads standard input and writes JSON to standard output")
+    func decodeStdin() throws {
+        let edges = try #require(RepositoryPaths.read(RepositoryPaths.path("Tests/Golden/ec11-bounce.edges")))
+        let run = ChildProcess.run(ChildProcess.product("flywheel"), ["decode", "-", "--summary"], input: edges)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == #"{"quarter_steps":8,"detents":2,"valid":22,"invalid":0,"steps_per_detent":4}"# + "\n")
+    }
+
+    @Test("flywheel reports errors on standard error with a non-zero exit status")
+    func errorExit() {
+        let run = ChildProcess.run(ChildProcess.product("flywheel"), ["decode", "/nonexistent.edges"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "open on /nonexistent.edges failed: No such file or directory (ENOENT).\n")
+    }
+
+    @Test("flywheeld prints its usage and refuses unknown options")
+    func daemonUsage() {
+        let help = ChildProcess.run(ChildProcess.product("flywheeld"), ["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.hasPrefix("flywheeld — "))
+        let bad = ChildProcess.run(ChildProcess.product("flywheeld"), ["--frobnicate"])
+        #expect(bad.status == 2)
+        #expect(bad.err.contains("unknown option '--frobnicate'"))
+    }
+}
