@@ -1,0 +1,48 @@
+/// An N-way switch like DGRunkeeperSwitch: a tap advances; a pan moves a continuous offset and
+/// a partial pan snaps to the nearest segment. The active mode routes one knob to one control.
+public struct ModeSwitch: Sendable, Hashable {
+    /// The segments' names, e.g. `["tempo", "scrub"]`.
+    public let segments: [String]
+    /// The active segment.
+    public private(set) var index: Int = 0
+    /// The continuous position while panning, in segments (0 … count−1).
+    public private(set) var offset: Double = 0
+
+    /// Creates a switch (at least one segment).
+    public init(segments: [String]) {
+        precondition(!segments.isEmpty, "a mode switch needs at least one segment")
+        self.segments = segments
+    }
+
+    /// The active segment's name.
+    public var active: String { segments[index] }
+
+    /// A tap: advances to the next segment, wrapping.
+    public mutating func tap() -> String {
+        index = (index + 1) % segments.count
+        offset = Double(index)
+        return active
+    }
+
+    /// Selects a segment by name; false when there is none.
+    public mutating func select(_ name: String) -> Bool {
+        guard let found = segments.firstIndex(of: name) else { return false }
+        index = found
+        offset = Double(found)
+        return true
+    }
+
+    /// A pan moved the offset to `position` (clamped to the segments).
+    public mutating func pan(to position: Double) {
+        offset = min(max(position, 0), Double(segments.count - 1))
+    }
+
+    /// The pan ended: snap to the nearest segment (the spring animates `offset` there).
+    /// Returns the new active segment's name if it changed.
+    public mutating func endPan() -> String? {
+        let nearest = Int(offset.rounded())
+        let changed = nearest != index
+        index = nearest
+        return changed ? active : nil
+    }
+}

@@ -1,0 +1,289 @@
+/// A strict JSON parser (RFC 8259) for client commands: bytes in, ``JSONValue`` out.
+///
+/// It validates UTF-8, limits nesting depth, rejects trailing garbage, lone surrogates and
+/// control characters in strings, and explains every failure in a sentence fragment naming the
+/// byte offset, so a daemon can answer a bad line with an `error` and carry on.
+public struct JSONParser {
+    /// A parse failure: what was wrong and where.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Byte offset from the start of the input.
+        public var offset: Int
+        /// What was expected or found.
+        public var problem: String
+        public var description: String { "\(problem) at byte \(offset)" }
+    }
+
+    /// Deepest nesting of arrays and objects accepted.
+    public static let maximumDepth = 32
+
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses one JSON document (surrounding whitespace allowed).
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        if let bad = firstInvalidUTF8(bytes) {
+            throw Failure(offset: bad, problem: "invalid UTF-8")
+        }
+        var parser = JSONParser(bytes)
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else {
+            throw Failure(offset: parser.index, problem: "unexpected text after the JSON value")
+        }
+        return value
+    }
+
+    /// Offset of the first byte that is not valid UTF-8, or nil.
+    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch b {
+            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(b & 0x1F)
+            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(b & 0x0F)
+            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(b & 0x07)
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            for k in 1..<length {
+                let c = bytes[i + k]
+                guard c & 0xC0 == 0x80 else { return i }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
+            i += length
+        }
+        return nil
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    func fail(_ problem: String) -> Failure { Failure(offset: index, problem: problem) }
+
+    mutating func value() throws(Failure) -> JSONValue {
+        guard index < bytes.count else { throw fail("expected a value but the input ended") }
+        switch bytes[index] {
+        case 0x7B: return try object()
+        case 0x5B: return try array()
+        case 0x22: return .string(try string())
+        case 0x74: try literal("true"); return .bool(true)
+        case 0x66: try literal("false"); return .bool(false)
+        case 0x6E: try literal("null"); return .null
+        case 0x2D, 0x30...0x39: return try number()
+        default:
+            throw fail("expected a value but found '\(String(decoding: bytes[index..<min(index + 1, bytes.count)], as: UTF8.self))'")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(Failure) {
+        let expected = Array(word.utf8)
+        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw fail("expected '\(word)'")
+        }
+        index += expected.count
+    }
+
+    mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= JSONParser.maximumDepth else { throw fail("nested deeper than \(JSONParser.maximumDepth) levels") }
+    }
+
+    mutating func object() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var pairs: [(String, JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == 0x7D { index += 1; return .object(pairs) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == 0x22 else { throw fail("expected a quoted key") }
+            let key = try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == 0x3A else { throw fail("expected ':' after the key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            let item = try value()
+            if let existing = pairs.firstIndex(where: { $0.0 == key }) {
+                throw Failure(offset: index, problem: "the key \"\(pairs[existing].0)\" appears twice")
+            }
+            pairs.append((key, item))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("expected ',' or '}' but the input ended") }
+            if bytes[index] == 0x2C { index += 1; continue }
+            if bytes[index] == 0x7D { index += 1; return .object(pairs) }
+            throw fail("expected ',' or '}'")
+        }
+    }
+
+    mutating func array() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == 0x5D { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try value())
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("expected ',' or ']' but the input ended") }
+            if bytes[index] == 0x2C { index += 1; continue }
+            if bytes[index] == 0x5D { index += 1; return .array(items) }
+            throw fail("expected ',' or ']'")
+        }
+    }
+
+    mutating func hex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let digit: UInt32
+            switch c {
+            case 0x30...0x39: digit = UInt32(c - 0x30)
+            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+            default: throw fail("expected four hex digits after \\u")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func string() throws(Failure) -> String {
+        index += 1  // opening quote
+        var runStart = index
+        var text = ""
+        func flush(_ end: Int) {
+            if end > runStart { text += String(decoding: bytes[runStart..<end], as: UTF8.self) }
+        }
+        while true {
+            guard index < bytes.count else { throw fail("expected '\"' to close the string but the input ended") }
+            let c = bytes[index]
+            if c == 0x22 {
+                flush(index)
+                index += 1
+                return text
+            }
+            if c < 0x20 { throw fail("control character in a string (escape it)") }
+            if c != 0x5C { index += 1; continue }
+            flush(index)
+            index += 1
+            guard index < bytes.count else { throw fail("expected an escape after '\\'") }
+            let escape = bytes[index]
+            index += 1
+            var scalar: Unicode.Scalar
+            switch escape {
+            case 0x22: scalar = "\""
+            case 0x5C: scalar = "\\"
+            case 0x2F: scalar = "/"
+            case 0x62: scalar = "\u{08}"
+            case 0x66: scalar = "\u{0C}"
+            case 0x6E: scalar = "\n"
+            case 0x72: scalar = "\r"
+            case 0x74: scalar = "\t"
+            case 0x75:
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
+                        throw fail("a lone high surrogate in \\u escapes")
+                    }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("a high surrogate without its low surrogate") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(code) {
+                    throw fail("a lone low surrogate in \\u escapes")
+                }
+                scalar = Unicode.Scalar(code)!
+            default:
+                index -= 1
+                throw fail("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
+            }
+            text.unicodeScalars.append(scalar)
+            runStart = index
+        }
+    }
+
+    mutating func number() throws(Failure) -> JSONValue {
+        let start = index
+        if bytes[index] == 0x2D { index += 1 }
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            return index - from
+        }
+        guard index < bytes.count else { throw fail("expected digits") }
+        if bytes[index] == 0x30 {
+            index += 1
+        } else if digits() == 0 {
+            throw fail("expected digits")
+        }
+        var integral = true
+        if index < bytes.count, bytes[index] == 0x2E {
+            index += 1
+            integral = false
+            guard digits() > 0 else { throw fail("expected digits after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] == 0x65 || bytes[index] == 0x45 {
+            index += 1
+            integral = false
+            if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D { index += 1 }
+            guard digits() > 0 else { throw fail("expected digits in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if integral, let value = Int(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else {
+            throw Failure(offset: start, problem: "the number \(text) is out of range")
+        }
+        return .double(value)
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let pairs) = self else { return nil }
+        return pairs.first(where: { $0.0 == key })?.1
+    }
+
+    /// A number as a Double (integers included), or nil.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The string, or nil.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The type's name for error messages: "a string", "a number", ….
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int, .double, .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
