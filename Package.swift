@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "FlywheelCore"),
 
         // The firmware simulator: mechanics, contacts, firmware/driver, scenarios, profiles. Pure.
-        .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"]),
+        .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"], exclude: ["SCENARIOS.md"]),
 
         // Readers and writers of replay files (VCD, .edges, evemu). Pure: they parse text.
         .target(name: "FlywheelReplay", dependencies: ["FlywheelCore"]),

@@ -14,3 +14,9 @@ echo "== every detent Flywheel decodes from them"
 "$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --steps-per-detent 4
 echo "== summary"
 "$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --steps-per-detent auto --summary
+scenario=hardware/scenarios/kernel-false-step.sim
+echo "== $scenario: part-step wiggles with bounce, truth $("$flywheel" sim "$scenario" --truth) detents"
+echo -n "   the kernel rotary-encoder driver (full period) reports: "
+"$flywheel" sim "$scenario" --emit evemu | "$flywheel" decode - --summary
+echo -n "   Flywheel from the same contacts' GPIO edges:             "
+"$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --summary

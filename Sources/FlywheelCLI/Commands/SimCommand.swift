@@ -1,11 +1,101 @@
-/// `flywheel sim SCENARIO.sim [--seed N] --emit edges|evemu | --truth` (filled in with the simulator).
+import FlywheelCore
+import FlywheelIO
+import FlywheelReplay
+import FlywheelSimulator
+
+/// `flywheel sim SCENARIO.sim [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)`
 enum SimCommand {
     static let usage = """
-        flywheel sim SCENARIO.sim [--seed N] (--emit edges|evemu | --truth)
-            Run the firmware simulator on a scenario and print the device stream or the true net detents.
+        flywheel sim SCENARIO.sim [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)
+            Run the firmware simulator on a scenario. --emit edges writes the GPIO edge log the host
+            would read through libgpiod; --emit evemu writes the evdev events the device's driver or
+            firmware would report, with the device description; --truth prints the true net detents.
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
-        throw ToolError("the simulator is not wired in yet")
+        var args = Arguments(arguments, command: "sim")
+        let seedText = try args.option("seed")
+        let emit = try args.option("emit")
+        let hardware = try args.option("hardware")
+        let truth = args.flag("truth")
+        let path = try args.positionals("one SCENARIO.sim file", count: 1...1)[0]
+        guard truth != (emit != nil) else {
+            throw .usage("'sim' needs exactly one of --emit edges|evemu and --truth")
+        }
+        var seed: UInt64?
+        if let seedText {
+            guard let value = UInt64(seedText) else { throw .usage("--seed must be a whole number from 0 to 2^64-1, not '\(seedText)'") }
+            seed = value
+        }
+        let result = try simulate(path, seed: seed, hardware: hardware)
+        if truth {
+            console.out("\(result.truthDetents)\n")
+            return
+        }
+        switch emit {
+        case "edges":
+            let notes = [result.scenarioNotes, "device: \(result.simulation.profile.id), seed: \(result.simulation.seed), truth: \(result.simulation.truthDetents) detents"]
+                .filter { !$0.isEmpty }.joined(separator: "\n")
+            console.out(EdgeLog(name: result.scenarioName, notes: notes, trace: result.simulation.gpioTrace).text())
+        case "evemu":
+            let events = result.simulation.inputEvents
+            guard !events.isEmpty || result.simulation.profile.report != .gpio else {
+                throw ToolError("\(path): device '\(result.simulation.profile.id)' is wired to GPIO and has no evdev events; use --emit edges")
+            }
+            console.out(evemu(for: result.simulation.profile, events: events).text())
+        default:
+            throw .usage("--emit takes edges or evemu, not '\(emit ?? "")'")
+        }
+    }
+
+    struct Outcome {
+        var simulation: SimulationResult
+        var scenarioName: String?
+        var scenarioNotes: String
+        var truthDetents: Int { simulation.truthDetents }
+    }
+
+    /// Loads and runs a scenario with its device profile.
+    static func simulate(_ path: String, seed: UInt64?, hardware: String?) throws(ToolError) -> Outcome {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error.description) }
+        let scenario: Scenario
+        do { scenario = try Scenario.parse(String(decoding: bytes, as: UTF8.self), file: path) } catch {
+            throw ToolError("\(error)")
+        }
+        let library = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path))
+        let profile = try library.profile(scenario.device)
+        do {
+            let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
+            return Outcome(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+
+    /// An evemu recording with the device's description: name, USB ids and the capability bits of
+    /// every event type and code it reports.
+    static func evemu(for profile: DeviceProfile, events: [InputEvent]) -> EvemuRecording {
+        var recording = EvemuRecording()
+        recording.name = profile.name
+        recording.bus = profile.usb == nil ? 0x19 : 0x03  // BUS_HOST for platform devices, BUS_USB
+        recording.vendor = profile.usb?.vendor ?? 0
+        recording.product = profile.usb?.product ?? 0
+        recording.version = 1
+        var bits: [UInt16: [UInt8]] = [EventType.syn: [0]]
+        func set(_ type: UInt16, _ code: UInt16) {
+            var bytes = bits[type] ?? []
+            let index = Int(code / 8)
+            if bytes.count <= index { bytes += [UInt8](repeating: 0, count: index + 1 - bytes.count) }
+            bytes[index] |= 1 << (code % 8)
+            bits[type] = bytes
+            if type != EventType.syn { set(EventType.syn, type) }
+        }
+        set(EventType.syn, SynCode.report)
+        for code in profile.buttons { set(EventType.key, code) }
+        for event in events where event.type != EventType.syn { set(event.type, event.code) }
+        recording.capabilities = bits
+        recording.events = events
+        return recording
     }
 }

@@ -1,14 +1,20 @@
 /// Infers steps per detent from where an encoder comes to rest.
 ///
-/// A *rest* is a visit to a state that lasts at least ``minimumRestNanoseconds``. A detented
-/// encoder rests on its detent states only: on both 00 and 11 → two steps per detent; on
-/// just one of them → four; on every state (including 01 and 10) → one.
+/// A *rest* is a visit to a state that lasts at least ``minimumRestNanoseconds``; rests are
+/// weighed by the square of how long they last, so the passage of a hand through the in-between
+/// states counts for little against a knob left sitting on its detents. The verdict is a
+/// heuristic: a knob held part-way into a step for long stretches pulls it towards one step per
+/// detent, and the confidence says how clear-cut the evidence was. A detented encoder rests on
+/// its detent states: on both 00 and 11 → two steps per detent; on just one of them → four; on
+/// every state (including 01 and 10) → one.
 public struct StepsPerDetentDetector: Sendable {
     /// The shortest dwell that counts as a rest (default 20 ms: a hand-turned knob passes
     /// through its in-between states far faster, and contact bounce lasts at most a few ms).
     public let minimumRestNanoseconds: Nanoseconds
     /// Rests seen on each level code.
     public private(set) var restsByCode: [Int] = [0, 0, 0, 0]
+    /// Sum of squared rest durations on each level code, in seconds².
+    public private(set) var restWeightByCode: [Double] = [0, 0, 0, 0]
 
     var current: QuadratureLevels
     var since: Nanoseconds
@@ -23,15 +29,23 @@ public struct StepsPerDetentDetector: Sendable {
     /// Records the levels after a change at `timeNanoseconds`.
     public mutating func observe(_ levels: QuadratureLevels, at timeNanoseconds: Nanoseconds) {
         guard levels != current else { return }
-        if timeNanoseconds - since >= minimumRestNanoseconds { restsByCode[Int(current.code)] += 1 }
+        record(until: timeNanoseconds)
         current = levels
         since = timeNanoseconds
     }
 
     /// Records the end of the observation (the final state's dwell counts if long enough).
     public mutating func finish(at timeNanoseconds: Nanoseconds) {
-        if timeNanoseconds - since >= minimumRestNanoseconds { restsByCode[Int(current.code)] += 1 }
+        record(until: timeNanoseconds)
         since = timeNanoseconds
+    }
+
+    mutating func record(until timeNanoseconds: Nanoseconds) {
+        let dwell = timeNanoseconds - since
+        guard dwell >= minimumRestNanoseconds else { return }
+        restsByCode[Int(current.code)] += 1
+        let seconds = Double(dwell) / 1e9
+        restWeightByCode[Int(current.code)] += seconds * seconds
     }
 
     /// The verdict so far.
@@ -40,29 +54,27 @@ public struct StepsPerDetentDetector: Sendable {
         guard total > 0 else {
             return Estimate(stepsPerDetent: nil, rest: nil, confidence: 0, rests: 0, restsByCode: restsByCode)
         }
-        // Score each hypothesis by the share of rests it explains; a hypothesis that explains a
-        // rest with fewer rest states is preferred (four before two before one).
-        let r00 = restsByCode[0], r11 = restsByCode[3], mixed = restsByCode[1] + restsByCode[2]
-        let dominant = max(r00, r11), minor = min(r00, r11)
-        let significance = max(2, total / 10)  // a state counts as "rested on" past noise
+        // Shares of the time spent resting: on 00, on 11, and on the two in-between states.
+        let time = restWeightByCode
+        let totalTime = max(time.reduce(0, +), .leastNormalMagnitude)
+        let share00 = time[0] / totalTime, share11 = time[3] / totalTime
+        let mixed = (time[1] + time[2]) / totalTime
         let stepsPerDetent: StepsPerDetent
-        let explained: Int
-        let rest: QuadratureLevels
-        if mixed >= significance {
-            stepsPerDetent = .one
-            explained = total
-            rest = QuadratureLevels(code: r11 >= r00 ? 3 : 0)
-        } else if minor >= significance {
+        let explained: Double
+        if mixed >= 0.35 {
+            stepsPerDetent = .one  // rests everywhere: ideally half the time on 01/10
+            explained = min(1, mixed / 0.5)
+        } else if min(share00, share11) >= 0.2 {
             stepsPerDetent = .two
-            explained = r00 + r11
-            rest = QuadratureLevels(code: r11 >= r00 ? 3 : 0)
+            explained = share00 + share11
         } else {
             stepsPerDetent = .four
-            explained = dominant
-            rest = QuadratureLevels(code: r11 >= r00 ? 3 : 0)
+            explained = max(share00, share11)
         }
-        // Confidence: the share explained, scaled by how much evidence there is (8 rests = full).
-        let share = Double(explained) / Double(total)
+        let rest = QuadratureLevels(code: share11 >= share00 ? 3 : 0)
+        // Confidence: the share of resting time the verdict explains, scaled by how much evidence
+        // there is (8 rests = full weight).
+        let share = explained
         let evidence = min(1.0, Double(total) / 8.0)
         return Estimate(
             stepsPerDetent: stepsPerDetent, rest: rest, confidence: share * evidence,

@@ -1,0 +1,45 @@
+import FlywheelIO
+import FlywheelSimulator
+
+/// Finds device profiles (`ID.profile`) in the `hardware/` folders Flywheel knows.
+struct ProfileLibrary {
+    /// Folders searched in order.
+    let directories: [String]
+
+    /// The search path: `--hardware DIR`, `$FLYWHEEL_HARDWARE`, the `hardware/` folder a scenario
+    /// sits in (or above), the source checkout the tool was built in, then the installed copy.
+    static func searchPath(explicit: String?, scenarioPath: String?) -> [String] {
+        var directories: [String] = []
+        if let explicit { directories.append(explicit) }
+        if let environment = Environment.value("FLYWHEEL_HARDWARE") { directories.append(environment) }
+        if let scenarioPath {
+            let folder = scenarioPath.contains("/") ? String(scenarioPath[..<scenarioPath.lastIndex(of: "/")!]) : "."
+            directories += [folder, folder + "/..", folder + "/../hardware"]
+        }
+        // <checkout>/.build/<config>/flywheel → <checkout>/hardware
+        let executable = CommandLine.arguments.first ?? ""
+        if executable.contains("/") {
+            let folder = String(executable[..<executable.lastIndex(of: "/")!])
+            directories += [folder + "/../../hardware", folder + "/../../../hardware"]
+        }
+        directories += ["hardware", "/usr/local/share/flywheel/hardware", "/usr/share/flywheel/hardware"]
+        return directories
+    }
+
+    /// Loads the profile `id`.
+    func profile(_ id: String) throws(ToolError) -> DeviceProfile {
+        for directory in directories {
+            let path = directory + "/" + id + ".profile"
+            guard FileSystem.exists(path) else { continue }
+            do {
+                let bytes = try FileSystem.readFile(path)
+                return try DeviceProfile.parse(String(decoding: bytes, as: UTF8.self), file: path)
+            } catch let error as SystemError {
+                throw ToolError(error.description)
+            } catch {
+                throw ToolError("\(error)")
+            }
+        }
+        throw ToolError("No device profile '\(id).profile' in \(directories.joined(separator: ", ")); give its folder with --hardware DIR")
+    }
+}
