@@ -1,23 +1,4 @@
-/// A replay file could not be read: names the file, the line and what was expected.
-public struct ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The file as the user named it.
-    public var file: String
-    /// 1-based line number, or 0 when the problem is with the file as a whole.
-    public var line: Int
-    /// What was wrong, as the end of a sentence ("expected … but found …").
-    public var problem: String
+import FlywheelCore
 
-    /// Creates an error.
-    public init(file: String, line: Int, problem: String) {
-        self.file = file
-        self.line = line
-        self.problem = problem
-    }
-
-    /// One sentence: `FILE line N: problem.`
-    public var description: String {
-        let place = line > 0 ? "\(file) line \(line)" : file
-        let sentence = problem.hasSuffix(".") ? problem : problem + "."
-        return "\(place): \(sentence)"
-    }
-}
+/// A replay file (VCD, `.edges`, evemu) could not be read.
+public typealias ReplayError = FileLineError
