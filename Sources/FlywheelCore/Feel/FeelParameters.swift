@@ -1,0 +1,30 @@
+/// Everything that shapes the feel, with Flywheel's defaults.
+public struct FeelParameters: Sendable, Hashable {
+    /// Coasting friction (default k = 4 /s).
+    public var friction: Friction = .standard
+    /// The detent spring (default response 0.3 s, ζ = 0.35).
+    public var spring: SpringParameters = .standard
+    /// Below this speed a release does not coast (default nil: 0.5·k detents/s, a flick that
+    /// would not travel half a detent).
+    public var minimumFlingSpeed: Double?
+    /// Release speeds are capped here (default 60 detents/s).
+    public var maximumSpeed: Double = 60
+    /// Silence that counts as a release for encoders and wheels (default 100 ms for detented
+    /// devices; use ``highResolutionReleaseNanoseconds`` for high-resolution ones).
+    public var releaseSilenceNanoseconds: Nanoseconds = 100_000_000
+    /// A gap longer than this starts a new gesture (default 200 ms).
+    public var newGestureGapNanoseconds: Nanoseconds = 200_000_000
+    /// The velocity fit's window before the release (default 100 ms).
+    public var velocityWindowNanoseconds: Nanoseconds = 100_000_000
+    /// A newest sample older than this at the release means the hand had stopped: velocity 0 (default 40 ms).
+    public var velocityStalenessNanoseconds: Nanoseconds = 40_000_000
+
+    /// The release silence for high-resolution devices (30 ms).
+    public static let highResolutionReleaseNanoseconds: Nanoseconds = 30_000_000
+
+    /// The defaults.
+    public init() {}
+
+    /// The minimum fling speed in effect.
+    public var effectiveMinimumFlingSpeed: Double { minimumFlingSpeed ?? 0.5 * friction.perSecond }
+}

@@ -1,0 +1,158 @@
+/// One knob with feel: it follows the hand, and when the hand lets go it coasts and springs onto a
+/// detent. Consumers get the same detent events for hand motion and for momentum (the inertia
+/// lives here, on the input side, as in the circular-scrolling article).
+///
+/// Time is always a parameter: feed input with ``move(by:at:touching:)`` and ``lift(at:)``, ask
+/// ``nextDeadline`` when to call ``advance(to:)`` next, and nothing ticks at rest.
+public struct KnobEngine: Sendable {
+    /// An observable change.
+    public enum Event: Sendable, Hashable {
+        /// A hand gesture began.
+        case began(timeNanoseconds: Nanoseconds)
+        /// The reported detent changed (by hand or by momentum).
+        case detent(Int, timeNanoseconds: Nanoseconds)
+        /// The hand let go (touch lift, or silence on an encoder), with the release velocity.
+        case released(velocity: Double, timeNanoseconds: Nanoseconds)
+        /// The knob came to rest on a detent.
+        case rest(Int, timeNanoseconds: Nanoseconds)
+    }
+
+    /// The feel.
+    public var parameters: FeelParameters
+    /// The range.
+    public var bounds: Bounds
+    /// The detent reported now.
+    public private(set) var reportedDetent: Int
+    /// The hand's position in detents while a gesture is under way.
+    public private(set) var handPosition: Double
+    /// The motion after a release, until it rests.
+    public private(set) var motion: Motion?
+    /// Whether a hand gesture is under way.
+    public private(set) var gestureActive = false
+
+    var estimator: VelocityEstimator
+    var lastInput: Nanoseconds?
+    var touching = false
+    var carriedVelocity = 0.0
+    var now: Nanoseconds = .min
+
+    /// Creates a knob resting on `detent`.
+    public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
+        self.parameters = parameters
+        self.bounds = bounds
+        self.reportedDetent = bounds.clamp(detent)
+        self.handPosition = Double(bounds.clamp(detent))
+        self.estimator = VelocityEstimator(
+            windowNanoseconds: parameters.velocityWindowNanoseconds, stalenessNanoseconds: parameters.velocityStalenessNanoseconds)
+    }
+
+    /// Puts the knob on `detent` at rest (a client `set`): stops any motion.
+    public mutating func set(detent: Int) {
+        motion = nil
+        gestureActive = false
+        touching = false
+        reportedDetent = bounds.clamp(detent)
+        handPosition = Double(reportedDetent)
+    }
+
+    /// The hand moved the knob by `delta` detents at `time` (`touching`: a touch panel, which
+    /// releases on lift rather than on silence).
+    public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false) -> [Event] {
+        var events = advance(to: time)
+        if let motion {
+            // Input during motion: against a coast it stops at once; with it, or during the spring,
+            // the hand takes over from the current position and keeps the current velocity.
+            let state = motion.state(at: time)
+            let against = motion.coast != nil && state.phase == .coasting && (delta > 0) != (state.velocity > 0)
+            carriedVelocity = against ? 0 : state.velocity
+            handPosition = state.position
+            reportedDetent = state.reportedDetent
+            self.motion = nil
+        }
+        if !gestureActive || lastInput.map({ time - $0 > parameters.newGestureGapNanoseconds }) ?? true {
+            if !gestureActive { events.append(.began(timeNanoseconds: time)) }
+            gestureActive = true
+            estimator.reset()
+        }
+        self.touching = touching
+        handPosition += delta
+        estimator.add(handPosition, at: time)
+        lastInput = time
+        // The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+        let shown = bounds.displayed(handPosition)
+        while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
+            reportedDetent += 1
+            events.append(.detent(reportedDetent, timeNanoseconds: time))
+        }
+        while Double(reportedDetent) - shown > 0.6, bounds.clamp(reportedDetent - 1) != reportedDetent {
+            reportedDetent -= 1
+            events.append(.detent(reportedDetent, timeNanoseconds: time))
+        }
+        return events
+    }
+
+    /// A touch lifted at `time`: the release.
+    public mutating func lift(at time: Nanoseconds) -> [Event] {
+        var events = advance(to: time)
+        guard gestureActive else { return events }
+        events += release(at: time, velocity: estimator.velocity(atRelease: time))
+        return events
+    }
+
+    /// When ``advance(to:)`` must next be called, or nil at rest.
+    public var nextDeadline: Nanoseconds? {
+        if gestureActive && !touching, let lastInput { return lastInput + parameters.releaseSilenceNanoseconds }
+        return motion?.nextDeadline(after: now)
+    }
+
+    /// Brings the knob to `time`: a silence that released the hand, detent steps of the motion,
+    /// and its rest, each stamped with its own time.
+    public mutating func advance(to time: Nanoseconds) -> [Event] {
+        var events: [Event] = []
+        if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
+            // Silence is the release; the velocity is the hand's as it last moved.
+            let release = lastInput + parameters.releaseSilenceNanoseconds
+            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput))
+        }
+        if let motion {
+            for step in motion.steps(after: max(now, motion.startNanoseconds - 1), through: time) {
+                reportedDetent = step.detent
+                events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
+            }
+            if time >= motion.settleNanoseconds {
+                reportedDetent = motion.target
+                handPosition = Double(motion.target)
+                self.motion = nil
+                events.append(.rest(reportedDetent, timeNanoseconds: motion.settleNanoseconds))
+            }
+        }
+        now = max(now, time)
+        return events
+    }
+
+    mutating func release(at time: Nanoseconds, velocity measured: Double) -> [Event] {
+        gestureActive = false
+        touching = false
+        var velocity = measured
+        if carriedVelocity != 0, (carriedVelocity > 0) == (measured >= 0) || measured == 0 { velocity += carriedVelocity }
+        carriedVelocity = 0
+        let motion = Motion(
+            releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
+            bounds: bounds, parameters: parameters)
+        self.motion = motion
+        now = max(now, time)
+        var events: [Event] = [.released(velocity: velocity, timeNanoseconds: time)]
+        events += advance(to: time)
+        return events
+    }
+
+    /// Position and velocity at `time` for continuous frames (nil at rest).
+    public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
+        if let motion {
+            let state = motion.state(at: time)
+            return (bounds.displayed(state.position), state.velocity)
+        }
+        guard gestureActive else { return nil }
+        return (bounds.displayed(handPosition), 0)
+    }
+}

@@ -1,0 +1,152 @@
+/// A released knob's motion until it rests on a detent: an optional coast with retuned friction,
+/// then the detent spring. Every state is closed-form at any time; ``nextDeadline(after:)`` says
+/// when anything observable next happens, so nothing needs to tick.
+///
+/// The *reported* detent never flickers: it starts at the detent reported at the release and
+/// steps one detent at a time towards the target, each step at the first moment the position
+/// reaches the boundary (half a detent) of the next cell; it never steps back, never past the
+/// target, and an overshoot of the spring is never reported.
+public struct Motion: Sendable, Hashable {
+    /// What the knob is doing.
+    public enum Phase: String, Sendable, Hashable {
+        case coasting, springing, resting
+    }
+
+    /// The state at one instant.
+    public struct State: Sendable, Hashable {
+        /// Position in detents.
+        public var position: Double
+        /// Velocity in detents per second.
+        public var velocity: Double
+        public var phase: Phase
+        /// The detent to report (an integer that never flickers).
+        public var reportedDetent: Int
+    }
+
+    /// When the motion started (the release).
+    public let startNanoseconds: Nanoseconds
+    /// The detent reported at the start.
+    public let startDetent: Int
+    /// The detent it lands on.
+    public let target: Int
+    /// The coast before the spring, if any, and its length.
+    public let coast: Coast?
+    public let coastSeconds: Double
+    /// The spring, starting `coastSeconds` after the start.
+    public let spring: SpringMotion
+    /// When the motion has settled (within 1e-3 detent and 1e-2 detent/s for ever).
+    public let settleNanoseconds: Nanoseconds
+    /// When each reported detent step happens, in order (one per detent between start and target).
+    public let stepNanoseconds: [Nanoseconds]
+
+    /// Plans the motion after a release at `position` with `velocity`, with `reportedDetent` the
+    /// detent reported at that moment.
+    ///
+    /// The target is the detent the momentum projects to, n = round(x + v/k); a real flick (at
+    /// or above the minimum fling speed) moves at least one detent in its direction; n is kept
+    /// within `bounds`. When |n − x| ≤ 1, or the velocity does not point at n, the spring takes
+    /// the knob straight to n carrying v. Otherwise the friction is retuned to k' = v/(n − x) so
+    /// the coast would stop exactly on n, and the spring takes over 0.25 detent before n,
+    /// carrying the velocity the coast has there.
+    public init(
+        releasedAt start: Nanoseconds, position: Double, velocity rawVelocity: Double, reportedDetent: Int,
+        bounds: Bounds = .unbounded, parameters: FeelParameters = FeelParameters()
+    ) {
+        let k = parameters.friction.perSecond
+        let velocity = min(max(rawVelocity, -parameters.maximumSpeed), parameters.maximumSpeed)
+        var target: Int
+        let fling = abs(velocity) >= parameters.effectiveMinimumFlingSpeed && velocity != 0
+        if fling {
+            target = Int((position + velocity / k).rounded())
+            let direction = velocity > 0 ? 1 : -1
+            let nearest = Int(position.rounded())
+            if (target - nearest) * direction < 1 { target = nearest + direction }
+        } else {
+            target = Int(position.rounded())
+        }
+        target = bounds.clamp(target)
+        let distance = Double(target) - position
+        var coast: Coast?
+        var coastSeconds = 0.0
+        var springStart = (position: position, velocity: velocity)
+        if fling, abs(distance) > 1, (distance > 0) == (velocity > 0) {
+            let retuned = Coast(position: position, velocity: velocity, friction: velocity / distance)
+            let handover = Double(target) - (distance > 0 ? 0.25 : -0.25)
+            let seconds = retuned.seconds(toReach: handover) ?? 0
+            coast = retuned
+            coastSeconds = seconds
+            springStart = (retuned.position(after: seconds), retuned.velocity(after: seconds))
+        }
+        let spring = SpringMotion(
+            from: springStart.position, velocity: springStart.velocity, to: Double(target), parameters: parameters.spring)
+        self.startNanoseconds = start
+        self.startDetent = reportedDetent
+        self.target = target
+        self.coast = coast
+        self.coastSeconds = coastSeconds
+        self.spring = spring
+        let settleSeconds = coastSeconds + spring.settleSeconds
+        self.settleNanoseconds = start + Motion.nanoseconds(settleSeconds)
+
+        // The reported detent's steps: the first time the position reaches each cell boundary.
+        var steps: [Nanoseconds] = []
+        let direction = target > reportedDetent ? 1.0 : -1.0
+        var previous = start
+        for k in stride(from: 1, through: abs(target - reportedDetent), by: 1) {
+            let boundary = Double(reportedDetent) + direction * (Double(k) - 0.5)
+            var seconds: Double?
+            if direction * (position - boundary) >= 0 {
+                seconds = 0
+            } else if let coast, let t = coast.seconds(toReach: boundary), t <= coastSeconds {
+                seconds = t
+            } else if let t = spring.firstTime(reaching: boundary, to: spring.settleSeconds) {
+                seconds = coastSeconds + t
+            }
+            let time = max(previous, seconds.map { start + Motion.nanoseconds($0) } ?? settleNanoseconds)
+            steps.append(time)
+            previous = time
+        }
+        self.stepNanoseconds = steps
+    }
+
+    static func nanoseconds(_ seconds: Double) -> Nanoseconds {
+        seconds.isFinite ? Nanoseconds((max(0, seconds) * 1e9).rounded(.up)) : Nanoseconds.max / 4
+    }
+
+    /// The state at `time` (≥ the start).
+    public func state(at time: Nanoseconds) -> State {
+        let direction = target > startDetent ? 1 : -1
+        let stepsTaken = stepNanoseconds.prefix(while: { $0 <= time }).count
+        let reported = startDetent + direction * stepsTaken
+        if time >= settleNanoseconds {
+            return State(position: Double(target), velocity: 0, phase: .resting, reportedDetent: target)
+        }
+        let seconds = Double(time - startNanoseconds) / 1e9
+        if let coast, seconds < coastSeconds {
+            return State(
+                position: coast.position(after: seconds), velocity: coast.velocity(after: seconds), phase: .coasting,
+                reportedDetent: reported)
+        }
+        let t = seconds - coastSeconds
+        return State(
+            position: spring.position(after: t), velocity: spring.velocity(after: t), phase: .springing,
+            reportedDetent: reported)
+    }
+
+    /// The next time after `time` at which something observable happens — a reported detent
+    /// step, the hand-over from coast to spring, or the settle — or nil once settled.
+    public func nextDeadline(after time: Nanoseconds) -> Nanoseconds? {
+        var candidates = stepNanoseconds.filter { $0 > time }
+        if coast != nil { candidates.append(startNanoseconds + Motion.nanoseconds(coastSeconds)) }
+        candidates.append(settleNanoseconds)
+        return candidates.filter { $0 > time }.min()
+    }
+
+    /// Reported detent steps in (from, through]: each with its time and the new detent.
+    public func steps(after from: Nanoseconds, through to: Nanoseconds) -> [(timeNanoseconds: Nanoseconds, detent: Int)] {
+        let direction = target > startDetent ? 1 : -1
+        return stepNanoseconds.enumerated().compactMap { index, time in
+            time > from && time <= to ? (time, startDetent + direction * (index + 1)) : nil
+        }
+    }
+}
