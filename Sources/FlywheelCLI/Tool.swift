@@ -8,6 +8,8 @@ public enum FlywheelTool {
         Usage:
         \(DecodeCommand.usage)
         \(SimCommand.usage)
+        \(PlotCommand.usage)
+        \(ReplayCommand.usage)
             flywheel --version
         """
 
@@ -22,6 +24,8 @@ public enum FlywheelTool {
             switch command {
             case "decode": try DecodeCommand.run(rest, console: console)
             case "sim": try SimCommand.run(rest, console: console)
+            case "plot": try PlotCommand.run(rest, console: console)
+            case "replay": try ReplayCommand.run(rest, console: console)
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":

@@ -52,3 +52,18 @@ struct GoldenReplayTests {
         #expect(run.out == expected)
     }
 }
+
+/// The README's picture of a flick is a golden file too: `flywheel plot` must still draw exactly it.
+@Suite("Golden plot")
+struct GoldenPlotTests {
+    static let arguments = ["plot", "--flick", "30", "--from", "0", "--format", "svg"]
+
+    @Test("Tests/Golden/flick.svg is what `flywheel plot --flick 30 --from 0 --format svg` draws")
+    func flick() throws {
+        let path = RepositoryPaths.path("Tests/Golden/flick.svg")
+        let run = ToolRun.run(Self.arguments)
+        #expect(run.status == 0)
+        if getenv("FLYWHEEL_UPDATE_GOLDEN") != nil { RepositoryPaths.write(run.out, to: path) }
+        #expect(run.out == (try #require(RepositoryPaths.read(path))))
+    }
+}

@@ -13,7 +13,8 @@ public struct KnobEngine: Sendable {
         case detent(Int, timeNanoseconds: Nanoseconds)
         /// The hand let go (touch lift, or silence on an encoder), with the release velocity.
         case released(velocity: Double, timeNanoseconds: Nanoseconds)
-        /// The knob came to rest on a detent.
+        /// The knob came to rest on a detent and the gesture is over: the motion settled and no
+        /// input came for the new-gesture gap (200 ms), so a slow turn is not cut into pieces.
         case rest(Int, timeNanoseconds: Nanoseconds)
     }
 
@@ -35,6 +36,7 @@ public struct KnobEngine: Sendable {
     var touching = false
     var carriedVelocity = 0.0
     var now: Nanoseconds = .min
+    var restPendingSince: Nanoseconds?
 
     /// Creates a knob resting on `detent`.
     public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
@@ -49,6 +51,7 @@ public struct KnobEngine: Sendable {
     /// Puts the knob on `detent` at rest (a client `set`): stops any motion.
     public mutating func set(detent: Int) {
         motion = nil
+        restPendingSince = nil
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -59,6 +62,7 @@ public struct KnobEngine: Sendable {
     /// releases on lift rather than on silence).
     public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false) -> [Event] {
         var events = advance(to: time)
+        restPendingSince = nil
         if let motion {
             // Input during motion: against a coast it stops at once; with it, or during the spring,
             // the hand takes over from the current position and keeps the current velocity.
@@ -69,11 +73,14 @@ public struct KnobEngine: Sendable {
             reportedDetent = state.reportedDetent
             self.motion = nil
         }
-        if !gestureActive || lastInput.map({ time - $0 > parameters.newGestureGapNanoseconds }) ?? true {
-            if !gestureActive { events.append(.began(timeNanoseconds: time)) }
-            gestureActive = true
+        // Input within 200 ms of the last continues the gesture, even across a silence release
+        // (a slow turn is one gesture); a longer gap starts a new one.
+        let continuing = (gestureActive && self.touching) || lastInput.map({ time - $0 <= parameters.newGestureGapNanoseconds }) ?? false
+        if !continuing {
+            events.append(.began(timeNanoseconds: time))
             estimator.reset()
         }
+        gestureActive = true
         self.touching = touching
         handPosition += delta
         estimator.add(handPosition, at: time)
@@ -102,7 +109,9 @@ public struct KnobEngine: Sendable {
     /// When ``advance(to:)`` must next be called, or nil at rest.
     public var nextDeadline: Nanoseconds? {
         if gestureActive && !touching, let lastInput { return lastInput + parameters.releaseSilenceNanoseconds }
-        return motion?.nextDeadline(after: now)
+        if let motion { return motion.nextDeadline(after: now) }
+        if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
+        return nil
     }
 
     /// Brings the knob to `time`: a silence that released the hand, detent steps of the motion,
@@ -123,7 +132,14 @@ public struct KnobEngine: Sendable {
                 reportedDetent = motion.target
                 handPosition = Double(motion.target)
                 self.motion = nil
-                events.append(.rest(reportedDetent, timeNanoseconds: motion.settleNanoseconds))
+                restPendingSince = motion.settleNanoseconds
+            }
+        }
+        if let settled = restPendingSince {
+            let restTime = max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds)
+            if time >= restTime {
+                restPendingSince = nil
+                events.append(.rest(reportedDetent, timeNanoseconds: restTime))
             }
         }
         now = max(now, time)
@@ -153,6 +169,6 @@ public struct KnobEngine: Sendable {
             return (bounds.displayed(state.position), state.velocity)
         }
         guard gestureActive else { return nil }
-        return (bounds.displayed(handPosition), 0)
+        return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
     }
 }

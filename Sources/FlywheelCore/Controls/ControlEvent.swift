@@ -1,0 +1,45 @@
+/// What the controls emit: the objects the socket carries, each stamped with the time of the
+/// input that caused it.
+public enum ControlEvent: Sendable, Hashable {
+    /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
+    case tempo(bpm: Int, value: Int, phase: String, timeNanoseconds: Nanoseconds)
+    /// A scrub phase: began, moved, committed or cancelled.
+    case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
+    /// The active mode changed.
+    case mode(String, timeNanoseconds: Nanoseconds)
+    /// A continuous frame while in motion: the control's value and the knob's offset in detents.
+    case frame(control: String, value: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
+
+    /// When it happened.
+    public var timeNanoseconds: Nanoseconds {
+        switch self {
+        case .tempo(_, _, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
+        }
+    }
+
+    /// Whether it is a continuous frame (coalescable) rather than a discrete event.
+    public var isFrame: Bool { if case .frame = self { return true } else { return false } }
+
+    /// The event as a JSON object: `class` first, then its fields, then `time` in seconds.
+    public var json: JSONValue {
+        switch self {
+        case .tempo(let bpm, let value, let phase, let t):
+            return .object([("class", .string("tempo")), ("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase)), ("time", .number(t.secondsText))])
+        case .scrub(let phase, let position, let duration, let origin, let t):
+            return .object([
+                ("class", .string("scrub")), ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))),
+                ("duration", .double(duration)), ("origin", .double(Self.round(origin))), ("time", .number(t.secondsText)),
+            ])
+        case .mode(let name, let t):
+            return .object([("class", .string("mode")), ("mode", .string(name)), ("time", .number(t.secondsText))])
+        case .frame(let control, let value, let offset, let velocity, let t):
+            return .object([
+                ("class", .string("frame")), ("control", .string(control)), ("value", .double(Self.round(value))),
+                ("offset", .double(Self.round(offset))), ("velocity", .double(Self.round(velocity))), ("time", .number(t.secondsText)),
+            ])
+        }
+    }
+
+    /// Six decimals: enough for positions and values, stable in golden files.
+    static func round(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+}

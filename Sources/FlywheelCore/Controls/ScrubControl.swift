@@ -1,0 +1,85 @@
+/// The scrubber on a knob with feel: detents move the position by the duration-scaled
+/// resolution; momentum keeps scrubbing after a flick; the scrub commits when the knob rests, or
+/// is cancelled and rolled back when the hand let go within 0.2 s of beginning.
+public struct ScrubControl: Sendable {
+    /// The scrubber (duration, position, resolution, arming).
+    public private(set) var scrubber: Scrubber
+    /// The knob (unbounded: positions are clamped by the scrubber).
+    public private(set) var engine: KnobEngine
+    var lastDetent = 0
+    var lastRelease: Nanoseconds?
+
+    /// Creates the control.
+    public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
+        self.scrubber = scrubber
+        self.engine = KnobEngine(parameters: parameters)
+    }
+
+    /// Sets the content (a client `set`); a scrub under way carries on over the new duration.
+    public mutating func set(durationSeconds: Double, positionSeconds: Double?) {
+        scrubber.set(durationSeconds: durationSeconds, positionSeconds: positionSeconds)
+    }
+
+    /// The knob moved by `detents` at `time`.
+    public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
+        translate(engine.move(by: detents, at: time, touching: touching))
+    }
+
+    /// A touch lifted.
+    public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { translate(engine.lift(at: time)) }
+
+    /// Brings the control to `time`.
+    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { translate(engine.advance(to: time)) }
+
+    /// When to call ``advance(to:)`` next; nil at rest.
+    public var nextDeadline: Nanoseconds? { engine.nextDeadline }
+
+    /// A frame at `time` while moving: the continuous position in seconds.
+    public func frame(at time: Nanoseconds) -> ControlEvent? {
+        guard let frame = engine.frame(at: time), scrubber.gesture != nil else { return nil }
+        let offset = frame.position - Double(lastDetent)
+        let value = min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
+        return .frame(control: "scrub", value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+    }
+
+    static func retimed(_ event: ControlEvent, _ time: Nanoseconds) -> ControlEvent {
+        guard case .scrub(let phase, let position, let duration, let origin, _) = event else { return event }
+        return .scrub(phase: phase, positionSeconds: position, durationSeconds: duration, originSeconds: origin, timeNanoseconds: time)
+    }
+
+    mutating func translate(_ events: [KnobEngine.Event]) -> [ControlEvent] {
+        var out: [ControlEvent] = []
+        func emit(_ scrubEvents: [Scrubber.Event]) {
+            for e in scrubEvents {
+                out.append(.scrub(phase: e.phase, positionSeconds: e.positionSeconds, durationSeconds: scrubber.durationSeconds,
+                                  originSeconds: e.originSeconds, timeNanoseconds: e.timeNanoseconds))
+            }
+        }
+        for event in events {
+            switch event {
+            case .began:
+                continue
+            case .detent(let detent, let t):
+                emit(scrubber.move(byDetents: Double(detent - lastDetent), at: t))
+                lastDetent = detent
+            case .released(_, let t):
+                lastRelease = t
+            case .rest(_, let t):
+                // Castro's arming: a scrub whose hand let go within 0.2 s of beginning is cancelled and
+                // rolls back; otherwise it commits where the knob came to rest.
+                if let gesture = scrubber.gesture, let release = lastRelease,
+                    release - gesture.startNanoseconds < scrubber.armingNanoseconds
+                {
+                    emit(scrubber.end(at: gesture.startNanoseconds))
+                    out[out.count - 1] = Self.retimed(out[out.count - 1], t)
+                } else {
+                    emit(scrubber.end(at: t))
+                }
+                lastRelease = nil
+                engine.set(detent: 0)
+                lastDetent = 0
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+import FlywheelCore
+import Testing
+
+@Suite("flywheel plot and flywheel replay")
+struct FeelCommandTests {
+    static let flick = RepositoryPaths.path("hardware/scenarios/flick.sim")
+
+    static func lines(_ text: String) -> [JSONValue] {
+        text.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+    }
+
+    @Test("replay of a flick lands on the detent its momentum projects")
+    func flickLands() throws {
+        // The prediction, made independently of the replay: decode the scenario's GPIO edges, fit the
+        // release velocity over the last 100 ms, project with k = 4 /s and round.
+        let edges = ToolRun.run(["sim", Self.flick, "--emit", "edges"])
+        let file = "/tmp/flywheel-flick-\(getpid()).edges"
+        RepositoryPaths.write(edges.out, to: file)
+        defer { unlink(file) }
+        let detents = Self.lines(ToolRun.run(["decode", file]).out)
+        #expect(detents.count == 6)
+        var estimator = VelocityEstimator()
+        var lastTime: Int64 = 0
+        for detent in detents {
+            let seconds = try #require(detent["t"]?.doubleValue)
+            lastTime = Int64((seconds * 1e9).rounded())
+            estimator.add(detent["position"]!.doubleValue!, at: lastTime)
+        }
+        let velocity = estimator.velocity(atRelease: lastTime)
+        #expect(velocity > 20 && velocity < 40)
+        let predicted = 100 + Int((6 + velocity / 4).rounded())
+
+        let replay = Self.lines(ToolRun.run(["replay", Self.flick]).out)
+        let settled = try #require(replay.last)
+        #expect(settled["phase"]?.stringValue == "settled")
+        #expect(settled["value"] == .int(predicted), "settled at \(settled.encoded()), predicted \(predicted)")
+        // Momentum carried it past the hand: more detent events than the hand made.
+        #expect(replay.filter { $0["phase"]?.stringValue == "moved" }.count == predicted - 100)
+        // Frames only when asked, and only while moving.
+        let framed = Self.lines(ToolRun.run(["replay", Self.flick, "--frames", "60"]).out)
+        let frames = framed.filter { $0["class"]?.stringValue == "frame" }
+        #expect(!frames.isEmpty && replay.allSatisfy { $0["class"]?.stringValue != "frame" })
+        let lastFrameTime = frames.last!["time"]!.doubleValue!
+        #expect(lastFrameTime <= settled["time"]!.doubleValue!)
+    }
+
+    @Test("plot CSV: header, a row every 1/240 s, ends at rest on the target")
+    func csv() throws {
+        let run = ToolRun.run(["plot", "--flick", "30", "--from", "0", "--format", "csv"])
+        #expect(run.status == 0, "\(run.err)")
+        let rows = run.out.split(separator: "\n")
+        #expect(rows.first == "t,position,velocity,detent")
+        let second = rows[2].split(separator: ",")
+        #expect(second[0] == "0.004167")
+        let last = rows.last!.split(separator: ",")
+        let target = Motion(releasedAt: 0, position: 0, velocity: 30, reportedDetent: 0).target
+        #expect(Double(last[1]) == Double(target) && Double(last[2]) == 0 && Int(last[3]) == target)
+        // The reported detent column never goes back.
+        let detents = rows.dropFirst().map { Int($0.split(separator: ",")[3])! }
+        #expect(detents == detents.sorted())
+    }
+
+    @Test("plot SVG draws position, the reported detent and velocity with detent lines")
+    func svg() {
+        let run = ToolRun.run(["plot", "--flick", "-12", "--from", "0.2", "--damping", "snappy", "--format", "svg"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(run.out.hasSuffix("</svg>\n"))
+        #expect(run.out.components(separatedBy: "<path ").count - 1 == 3)
+        #expect(run.out.contains("ζ 0.60"))
+    }
+
+    @Test("bad feel options are refused with one sentence")
+    func badOptions() {
+        #expect(ToolRun.run(["plot", "--flick", "3", "--damping", "7", "--format", "csv"]).err
+                == "--damping takes a ratio from 0.1 to 2 or standard, snappy, critical; not '7'.\n")
+        #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "'plot' needs --flick V (detents per second).\n")
+        #expect(ToolRun.run(["replay", Self.flick, "--control", "volume"]).err == "--control takes tempo or scrub, not 'volume'.\n")
+    }
+}
+
+extension String {
+    func components(separatedBy separator: String) -> [Substring] {
+        split(separator: separator, omittingEmptySubsequences: false)
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+@testable import FlywheelCore
+
+@Suite("Tempo and scrub controls on the knob engine")
+struct ControlTests {
+    static let ms: Int64 = 1_000_000
+
+    /// Drives a control's deadlines until rest.
+    static func settle(_ advance: (Nanoseconds) -> [ControlEvent], _ deadline: () -> Nanoseconds?) -> [ControlEvent] {
+        var events: [ControlEvent] = []
+        var guardCount = 0
+        while let next = deadline(), guardCount < 1000 {
+            events += advance(next)
+            guardCount += 1
+        }
+        return events
+    }
+
+    static func phases(_ events: [ControlEvent]) -> [String] {
+        events.compactMap {
+            switch $0 {
+            case .scrub(let phase, _, _, _, _): return phase.rawValue
+            case .tempo(_, _, let phase, _): return phase
+            default: return nil
+            }
+        }
+    }
+
+    @Test("scrub: a click released within 0.2 s is cancelled and rolls back")
+    func scrubCancel() {
+        var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
+        var events = scrub.move(by: 1, at: 0)
+        events += Self.settle({ scrub.advance(to: $0) }, { scrub.nextDeadline })
+        #expect(Self.phases(events) == ["began", "moved", "cancelled"])
+        #expect(scrub.scrubber.positionSeconds == 100)
+        if case .scrub(_, let position, _, _, _) = events.last! { #expect(position == 100) }
+    }
+
+    @Test("scrub: a slow turn is one gesture, armed, committed where the knob rests")
+    func scrubCommit() {
+        var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
+        var events: [ControlEvent] = []
+        for i in 0..<4 { events += scrub.move(by: 1, at: Int64(i) * 150 * Self.ms) }  // gaps over the 100 ms release silence
+        events += Self.settle({ scrub.advance(to: $0) }, { scrub.nextDeadline })
+        #expect(Self.phases(events) == ["began", "moved", "moved", "moved", "moved", "committed"])
+        #expect(abs(scrub.scrubber.positionSeconds - (100 + 4 * 1.07)) < 1e-9)
+    }
+
+    @Test("scrub: a flick keeps scrubbing by momentum, then commits")
+    func scrubFlick() {
+        var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 2636, positionSeconds: 600))
+        var events: [ControlEvent] = []
+        for i in 0..<8 { events += scrub.move(by: -1, at: Int64(i) * 25 * Self.ms) }  // 40 detents/s, 175 ms
+        for i in 8..<12 { events += scrub.move(by: -1, at: Int64(i) * 25 * Self.ms) }  // armed by now
+        events += Self.settle({ scrub.advance(to: $0) }, { scrub.nextDeadline })
+        let moved = Self.phases(events).filter { $0 == "moved" }.count
+        #expect(moved > 12)  // more detents than the hand turned
+        #expect(Self.phases(events).last == "committed")
+        #expect(abs(scrub.scrubber.positionSeconds - (600 - Double(moved) * 13.18)) < 1e-6)
+    }
+
+    @Test("tempo: detents walk the table, clamped at the ends, and settle")
+    func tempo() {
+        var tempo = TempoControl(dial: TempoDial(table: .maelzel), bpm: 200)
+        var events: [ControlEvent] = []
+        for i in 0..<4 { events += tempo.move(by: 1, at: Int64(i) * 300 * Self.ms) }
+        events += Self.settle({ tempo.advance(to: $0) }, { tempo.nextDeadline })
+        let bpms = events.compactMap { if case .tempo(let bpm, _, "moved", _) = $0 { return bpm } else { return nil } }
+        #expect(bpms == [208])  // 200 → 208, then the end of the table
+        #expect(tempo.bpm == 208)
+        #expect(Self.phases(events).last == "settled")
+    }
+
+    @Test("events encode as the socket's JSON objects")
+    func json() {
+        let event = ControlEvent.scrub(phase: .committed, positionSeconds: 12.5, durationSeconds: 2636, originSeconds: 10, timeNanoseconds: 1_500_000_000)
+        #expect(event.json.encoded() == #"{"class":"scrub","phase":"committed","position":12.5,"duration":2636,"origin":10,"time":1.500000000}"#)
+        #expect(ControlEvent.tempo(bpm: 96, value: 76, phase: "moved", timeNanoseconds: 0).json.encoded()
+                == #"{"class":"tempo","bpm":96,"value":76,"phase":"moved","time":0.000000000}"#)
+    }
+}
