@@ -37,12 +37,18 @@ public struct ModeSwitch: Sendable, Hashable {
         offset = min(max(position, 0), Double(segments.count - 1))
     }
 
-    /// The pan ended: snap to the nearest segment (the spring animates `offset` there).
-    /// Returns the new active segment's name if it changed.
+    /// The pan ended: snap to the nearest segment. Returns the new active segment's name if it
+    /// changed.
     public mutating func endPan() -> String? {
         let nearest = Int(offset.rounded())
         let changed = nearest != index
         index = nearest
         return changed ? active : nil
+    }
+
+    /// The spring that carries the visual offset from where the pan left it onto the active
+    /// segment, with the pan's release velocity (segments per second).
+    public func snap(velocity: Double, parameters: SpringParameters = .standard) -> SpringMotion {
+        SpringMotion(from: offset, velocity: velocity, to: Double(index), parameters: parameters)
     }
 }

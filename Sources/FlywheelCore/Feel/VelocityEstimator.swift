@@ -38,13 +38,13 @@ public struct VelocityEstimator: Sendable, Hashable {
 
     /// The velocity at a release at `release`, in detents per second.
     ///
-    /// 0 when the newest sample is more than 40 ms older than the release. With at least three
-    /// samples in the window, their least-squares slope; with two, the slope between them; with
-    /// fewer, 0 (one sample says nothing about speed).
+    /// 0 when the newest sample is more than 40 ms older than the release, or when the window
+    /// holds fewer than three samples (two points are too easily one detent's jitter); otherwise
+    /// the least-squares slope of the window's samples.
     public func velocity(atRelease release: Nanoseconds) -> Double {
         guard let newest = samples.last, release - newest.timeNanoseconds <= stalenessNanoseconds else { return 0 }
         let window = samples.filter { $0.timeNanoseconds >= release - windowNanoseconds }
-        guard window.count >= 2 else { return 0 }
+        guard window.count >= 3 else { return 0 }
         // Times relative to the newest sample, in seconds, for conditioning.
         let ts = window.map { Double($0.timeNanoseconds - newest.timeNanoseconds) / 1e9 }
         let xs = window.map(\.position)
