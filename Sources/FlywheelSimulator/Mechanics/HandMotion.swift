@@ -26,22 +26,9 @@ public struct MechanicsSettings: Hashable, Sendable {
     public init() {}
 }
 
-/// A press or release of a button at a time: the switch contact's intended change.
-public struct ButtonAction: Hashable, Sendable {
-    /// When, in nanoseconds.
-    public var timeNanoseconds: Nanoseconds
-    /// The key code.
-    public var code: UInt16
-    /// Pressed (true) or released.
-    public var pressed: Bool
-
-    /// Creates an action.
-    public init(timeNanoseconds: Nanoseconds, code: UInt16, pressed: Bool) {
-        self.timeNanoseconds = timeNanoseconds
-        self.code = code
-        self.pressed = pressed
-    }
-}
+/// A press or release of a button at a time: the switch contact's intended change, the same
+/// data as a ``ButtonEdge`` before bounce is added.
+public typealias ButtonAction = ButtonEdge
 
 /// The knob's whole motion: monotone segments between rests, the button actions, and the
 /// ground truth.
