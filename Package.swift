@@ -25,6 +25,10 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
 
+        // Linux system calls Swift's Glibc module leaves out (epoll, timerfd, signalfd, inotify):
+        // glibc's own headers, no library.
+        .systemLibrary(name: "CLinux"),
+
         // Pure core: no Glibc, no C. Decoder, units, events; physics and controls.
         .target(name: "FlywheelCore"),
 
@@ -35,7 +39,7 @@ let package = Package(
         .target(name: "FlywheelReplay", dependencies: ["FlywheelCore"]),
 
         // Everything that touches the operating system, through one seam.
-        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiod"]),
+        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiod", "CLinux"]),
 
         // The command-line tool's logic, as a library so tests can drive it in-process.
         .target(
@@ -44,7 +48,7 @@ let package = Package(
         ),
 
         .executableTarget(name: "flywheel", dependencies: ["FlywheelCLI"]),
-        .executableTarget(name: "flywheeld", dependencies: ["FlywheelCore", "FlywheelIO"]),
+        .executableTarget(name: "flywheeld", dependencies: ["FlywheelCore", "FlywheelIO", "FlywheelCLI"]),
         // Measurements run on demand (Tests/Benchmarks), never part of the tests.
         .executableTarget(name: "flywheel-bench", dependencies: ["FlywheelCore"]),
 

@@ -2,13 +2,13 @@ import FlywheelIO
 import FlywheelSimulator
 
 /// Finds device profiles (`ID.profile`) in the `hardware/` folders Flywheel knows.
-struct ProfileLibrary {
+public struct ProfileLibrary {
     /// Folders searched in order.
     let directories: [String]
 
     /// The search path: `--hardware DIR`, `$FLYWHEEL_HARDWARE`, the `hardware/` folder a scenario
     /// sits in (or above), the source checkout the tool was built in, then the installed copy.
-    static func searchPath(explicit: String?, scenarioPath: String?) -> [String] {
+    public static func searchPath(explicit: String?, scenarioPath: String?) -> [String] {
         var directories: [String] = []
         if let explicit { directories.append(explicit) }
         if let environment = Environment.value("FLYWHEEL_HARDWARE") { directories.append(environment) }

@@ -10,6 +10,7 @@ public enum FlywheelTool {
         \(SimCommand.usage)
         \(PlotCommand.usage)
         \(ReplayCommand.usage)
+        \(WatchCommand.usage)
             flywheel --version
         """
 
@@ -26,6 +27,8 @@ public enum FlywheelTool {
             case "sim": try SimCommand.run(rest, console: console)
             case "plot": try PlotCommand.run(rest, console: console)
             case "replay": try ReplayCommand.run(rest, console: console)
+            case "watch": try WatchCommand.run(rest, console: console)
+            case "send": try WatchCommand.send(rest, console: console)
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":

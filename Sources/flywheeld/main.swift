@@ -1,27 +1,205 @@
-// flywheeld: the Flywheel daemon. This build knows its command line and nothing more yet: the event
-// loop, the socket protocol and the backends arrive in later work. It never pretends to run.
+// flywheeld: serves tempo and scrub events from knobs with physical feel on a Unix socket.
+import FlywheelCLI
+import FlywheelCore
 import FlywheelIO
 import Glibc
 
 let usage = """
     flywheeld — serves tempo and scrub events from knobs, jog wheels and touch panels on a Unix socket.
 
-    Usage: flywheeld [--help] [--version]
+    Usage: flywheeld [--socket PATH] [--simulate SCENARIO.sim|demo [--loop]] [--replay FILE]
+                     [--hold-until-clients N] [--frames HZ] [--hardware DIR] [--help] [--version]
 
-    This build has no event loop yet: it prints this text and exits. Use `flywheel decode` and
-    `flywheel sim` to work with recordings and the firmware simulator.
+      --socket PATH       where to listen (default $RUNTIME_DIRECTORY/flywheel.sock, else
+                          /run/flywheel/flywheel.sock as root, else $XDG_RUNTIME_DIR/flywheel.sock);
+                          systemd socket activation (LISTEN_FDS) is used when present
+      --simulate FILE     drive the knob from the firmware simulator in real time ("demo": the built-in demo)
+      --loop              start the scenario again when it ends
+      --replay FILE       serve a recording (.edges, .vcd with --channels, evemu) in real time
+      --hold-until-clients N  start the input once N clients are connected (for tests and demos)
+      --frames HZ         continuous frames while in motion for clients that ask (default 60, 0 = none)
+      --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo uses 214)
+
+    The protocol is documented in PROTOCOL.md.
 
     """
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case nil, "--help", "-h":
-    try? FileOutput.standardOutput.write(usage)
-    exit(arguments.isEmpty ? 2 : 0)
-case "--version":
-    try? FileOutput.standardOutput.write("flywheeld 0.1.0\n")
-    exit(0)
-default:
-    try? FileOutput.standardError.write("flywheeld: unknown option '\(arguments[0])'; run 'flywheeld --help'.\n")
-    exit(2)
+@MainActor func fail(_ message: String, status: Int32 = 1) -> Never {
+    try? FileOutput.standardError.write("flywheeld: \(message)\n")
+    exit(status)
 }
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: "--\(name)") else { return nil }
+    guard index + 1 < arguments.count else { fail("the option --\(name) needs a value.", status: 2) }
+    let value = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    return value
+}
+@MainActor func flag(_ name: String) -> Bool {
+    guard let index = arguments.firstIndex(of: "--\(name)") else { return false }
+    arguments.remove(at: index)
+    return true
+}
+
+if flag("help") || flag("h") {
+    try? FileOutput.standardOutput.write(usage)
+    exit(0)
+}
+if flag("version") {
+    try? FileOutput.standardOutput.write("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion))\n")
+    exit(0)
+}
+let socketOption = option("socket")
+var simulate = option("simulate")
+let replay = option("replay")
+let hardware = option("hardware")
+let channels = option("channels")
+let loopInput = flag("loop")
+let holdUntil = Int(option("hold-until-clients") ?? "0") ?? -1
+let framesText = option("frames") ?? "60"
+let scrubDurationText = option("scrub-duration")
+if let unknown = arguments.first { fail("unknown option '\(unknown)'; run 'flywheeld --help'.", status: 2) }
+guard holdUntil >= 0 else { fail("--hold-until-clients takes a whole number.", status: 2) }
+guard let framesPerSecond = Double(framesText), framesPerSecond >= 0, framesPerSecond <= 240 else {
+    fail("--frames takes 0 to 240 per second, not '\(framesText)'.", status: 2)
+}
+if simulate != nil && replay != nil { fail("choose one of --simulate and --replay.", status: 2) }
+let isDemo = simulate == "demo"
+
+// The input timeline.
+var timeline: InputTimeline?
+do {
+    if simulate == "demo" {
+        let folders = ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)
+        guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {
+            fail("the demo scenario hardware/scenarios/demo.sim was not found in \(folders.joined(separator: ", ")); give --hardware DIR.")
+        }
+        simulate = found
+    }
+    if let simulate { timeline = try InputTimeline.load(simulate, hardware: hardware) }
+    if let replay { timeline = try InputTimeline.load(replay, hardware: hardware, channels: channels) }
+} catch {
+    fail(error.description)
+}
+
+// The socket.
+@MainActor func defaultSocketPath() -> String {
+    if let runtime = Environment.value("RUNTIME_DIRECTORY") { return runtime.split(separator: ":").first.map(String.init)! + "/flywheel.sock" }
+    if getuid() == 0 { return "/run/flywheel/flywheel.sock" }
+    if let xdg = Environment.value("XDG_RUNTIME_DIR") { return xdg + "/flywheel.sock" }
+    return "/tmp/flywheel-\(getuid()).sock"
+}
+
+signal(SIGPIPE, SIG_IGN)
+let signals: SignalSource
+let loop: EventLoop
+let server: SocketServer
+do {
+    signals = try SignalSource([SIGINT, SIGTERM, SIGHUP])
+    loop = try EventLoop()
+    let listener = try UnixListener.fromSystemd() ?? UnixListener.bind(path: socketOption ?? defaultSocketPath())
+    server = try SocketServer(loop: loop, listener: listener)
+} catch {
+    fail("\(error)")
+}
+
+let scrubDuration = Double(scrubDurationText ?? (isDemo ? "214" : "0")) ?? -1
+guard scrubDuration >= 0, scrubDuration <= 1e7 else { fail("--scrub-duration takes seconds from 0 to 10,000,000.", status: 2) }
+var core = DaemonCore(scrubber: Scrubber(durationSeconds: scrubDuration), framesPerSecond: framesPerSecond)
+let devices: [JSONValue] = timeline.map {
+    [.object([("name", .string($0.deviceName)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
+} ?? []
+
+// Input playback: item i happens at start + its time; nil start means waiting for clients.
+var playbackStart: Nanoseconds?
+var nextItem = 0
+var lastFrame: Nanoseconds = 0
+
+@MainActor func schedule() {
+    var deadlines: [Nanoseconds] = []
+    if let timeline, let start = playbackStart {
+        if nextItem < timeline.items.count {
+            deadlines.append(start + timeline.items[nextItem].timeNanoseconds)
+        } else if loopInput {
+            deadlines.append(start + timeline.endNanoseconds)
+        }
+    }
+    if let deadline = core.nextDeadline { deadlines.append(deadline) }
+    let now = MonotonicClock.now()
+    if core.framesPerSecond > 0, server.anyoneWantsFrames, core.isMoving(at: now) {
+        let period = Nanoseconds((1e9 / core.framesPerSecond).rounded())
+        deadlines.append(max(lastFrame + period, now))
+    }
+    loop.arm(at: deadlines.min())
+}
+
+@MainActor func wake() {
+    let now = MonotonicClock.now()
+    var messages: [ServerMessage] = []
+    if let timeline, let start = playbackStart {
+        while nextItem < timeline.items.count, start + timeline.items[nextItem].timeNanoseconds <= now {
+            let (offset, item) = timeline.items[nextItem]
+            let time = start + offset
+            switch item {
+            case .knob(let detents): messages += core.knob(by: detents, at: time)
+            case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time)
+            }
+            nextItem += 1
+        }
+        if nextItem >= timeline.items.count, loopInput, now >= start + timeline.endNanoseconds {
+            playbackStart = start + timeline.endNanoseconds
+            nextItem = 0
+        }
+    }
+    messages += core.advance(to: now)
+    server.broadcast(messages)
+    if core.framesPerSecond > 0, server.anyoneWantsFrames {
+        let period = Nanoseconds((1e9 / core.framesPerSecond).rounded())
+        if now - lastFrame >= period {
+            let frames = core.frames(at: now)
+            if !frames.isEmpty {
+                server.broadcast(frames)
+                lastFrame = now
+            }
+        }
+    }
+    schedule()
+}
+
+server.hello = { time in core.hello(version: FlywheelVersion.string, devices: devices, at: time) }
+server.onCommand = { command, time in
+    let answer = core.handle(command, at: time)
+    defer { schedule() }
+    return answer
+}
+server.onSubscriptionsChanged = {
+    if playbackStart == nil, timeline != nil, server.clientCount >= holdUntil {
+        playbackStart = MonotonicClock.now()
+    }
+    schedule()
+}
+loop.onTimer { wake() }
+do {
+    try loop.register(signals.fd, interest: .readable) { _ in
+        for signal in signals.drain() {
+            switch signal {
+            case SIGHUP: break  // reload: the configuration file arrives with the config work
+            default: loop.stop()
+            }
+        }
+    }
+} catch {
+    fail("\(error)")
+}
+if timeline != nil, holdUntil == 0 { playbackStart = MonotonicClock.now() }
+schedule()
+do {
+    try loop.run()
+} catch {
+    server.shutdown()
+    fail("\(error)")
+}
+server.shutdown()
+exit(0)

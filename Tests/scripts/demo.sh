@@ -1,22 +1,17 @@
 #!/usr/bin/env bash
-# The demo: simulate a bouncy EC11 knob (contact bounce, part-step wiggles, a flick) and decode it.
+# The demo: flywheeld on a simulated EC11 knob with its push button (hardware/scenarios/demo.sim,
+# played in a loop), and a client watching its events. Stops after DEMO_SECONDS (default 30) or Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Tests/scripts/deps.sh
 swift build -c release --product flywheel >&2
-flywheel=$(swift build -c release --show-bin-path)/flywheel
-scenario=hardware/scenarios/bouncy-knob.sim
-echo "== $scenario: the simulator's ground truth (net detents)"
-"$flywheel" sim "$scenario" --truth
-echo "== the GPIO edges it produces (first lines of $("$flywheel" sim "$scenario" --emit edges | wc -l))"
-"$flywheel" sim "$scenario" --emit edges | head -8
-echo "== every detent Flywheel decodes from them"
-"$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --steps-per-detent 4
-echo "== summary"
-"$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --steps-per-detent auto --summary
-scenario=hardware/scenarios/kernel-false-step.sim
-echo "== $scenario: part-step wiggles with bounce, truth $("$flywheel" sim "$scenario" --truth) detents"
-echo -n "   the kernel rotary-encoder driver (full period) reports: "
-"$flywheel" sim "$scenario" --emit evemu | "$flywheel" decode - --summary
-echo -n "   Flywheel from the same contacts' GPIO edges:             "
-"$flywheel" sim "$scenario" --emit edges | "$flywheel" decode - --summary
+swift build -c release --product flywheeld >&2
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+socket="$work/flywheel.sock"
+"$bin/flywheeld" --socket "$socket" --simulate demo --loop --hold-until-clients 1 &
+daemon=$!
+trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
+echo "== flywheeld is serving $socket; flywheel watch shows what a client sees:" >&2
+timeout "${DEMO_SECONDS:-30}" "$bin/flywheel" watch --socket "$socket" || true

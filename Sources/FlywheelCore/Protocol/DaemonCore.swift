@@ -1,0 +1,171 @@
+/// The daemon's state and behaviour without any I/O: the controls, the mode switch and tap
+/// tempo; knob input routed by the active mode; client commands answered; every outgoing message
+/// built once. Time is always a parameter, so tests drive it in virtual time.
+public struct DaemonCore: Sendable {
+    /// The protocol version.
+    public static let protocolVersion = 1
+
+    public private(set) var tempo: TempoControl
+    public private(set) var scrub: ScrubControl
+    public private(set) var mode: ModeSwitch
+    var tapTempo = TapTempo()
+    let parameters: FeelParameters
+    /// Continuous frames per second while in motion (0: none).
+    public var framesPerSecond: Double
+
+    /// Creates the core.
+    public init(
+        parameters: FeelParameters = FeelParameters(), tempoDial: TempoDial = TempoDial(), bpm: Double = 120,
+        scrubber: Scrubber = Scrubber(), modes: [String] = ["tempo", "scrub"], framesPerSecond: Double = 60
+    ) {
+        self.parameters = parameters
+        tempo = TempoControl(dial: tempoDial, bpm: bpm, parameters: parameters)
+        scrub = ScrubControl(scrubber: scrubber, parameters: parameters)
+        mode = ModeSwitch(segments: modes.isEmpty ? ["tempo"] : modes)
+        self.framesPerSecond = framesPerSecond
+    }
+
+    // MARK: Input
+
+    /// The knob turned by `detents` at `time`: goes to the active mode's control.
+    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ServerMessage] {
+        var events = advanceEvents(to: time)
+        switch mode.active {
+        case "scrub": events += scrub.move(by: detents, at: time, touching: touching)
+        default: events += tempo.move(by: detents, at: time, touching: touching)
+        }
+        return events.map(ServerMessage.init)
+    }
+
+    /// A button: `press` and `release` messages, then `tap` (a release within 0.5 s, which
+    /// advances the mode switch) or `long-press`.
+    public mutating func button(_ code: UInt16, pressed: Bool, at time: Nanoseconds) -> [ServerMessage] {
+        var messages = advance(to: time)
+        func say(_ action: String) {
+            messages.append(ServerMessage(
+                className: "button", fields: [("code", .int(Int(code))), ("action", .string(action))], timeNanoseconds: time))
+        }
+        say(pressed ? "press" : "release")
+        if pressed {
+            pressedAt[code] = time
+        } else if let start = pressedAt.removeValue(forKey: code) {
+            if time - start < Self.longPressNanoseconds {
+                say("tap")
+                messages.append(ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time)))
+            } else {
+                say("long-press")
+            }
+        }
+        return messages
+    }
+
+    /// A press held this long is a long press, not a tap (0.5 s).
+    public static let longPressNanoseconds: Nanoseconds = 500_000_000
+    var pressedAt: [UInt16: Nanoseconds] = [:]
+
+    /// Brings every control to `time`.
+    public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
+        advanceEvents(to: time).map(ServerMessage.init)
+    }
+
+    mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
+        tempo.advance(to: time) + scrub.advance(to: time)
+    }
+
+    /// The next time a control needs ``advance(to:)``; nil when everything rests.
+    public var nextDeadline: Nanoseconds? {
+        [tempo.nextDeadline, scrub.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Frames of the controls in motion at `time`.
+    public func frames(at time: Nanoseconds) -> [ServerMessage] {
+        [tempo.frame(at: time), scrub.frame(at: time)].compactMap { $0 }.map(ServerMessage.init)
+    }
+
+    /// Whether any control is moving (frames are due).
+    public func isMoving(at time: Nanoseconds) -> Bool { tempo.frame(at: time) != nil || scrub.frame(at: time) != nil }
+
+    // MARK: Commands
+
+    /// Answers a client's command at `time`: the reply to that client and messages for everyone.
+    public mutating func handle(_ command: ClientCommand, at time: Nanoseconds) -> (reply: ServerMessage, broadcast: [ServerMessage]) {
+        switch command {
+        case .ping:
+            return (ServerMessage(className: "pong", fields: [], timeNanoseconds: time), [])
+        case .get:
+            return (state(at: time), [])
+        case .watch(let classes, let frames):
+            let names: JSONValue = classes.map { .array($0.map(JSONValue.string)) } ?? .null
+            return (ServerMessage(className: "watch", fields: [("classes", names), ("frames", .bool(frames))], timeNanoseconds: time), [])
+        case .setTempo(let bpm, let range, let table):
+            let dial = TempoDial(range: range ?? tempo.dial.range, table: table ?? tempo.dial.table)
+            let target = bpm ?? Double(tempo.bpm)
+            if let bpm, !dial.range.contains(Int(bpm.rounded())) || !bpm.isFinite {
+                return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(bpm).", at: time), [])
+            }
+            tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
+            let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: "set", timeNanoseconds: time)
+            return (state(at: time), [ServerMessage(event)])
+        case .setScrub(let duration, let position):
+            let newDuration = duration ?? scrub.scrubber.durationSeconds
+            if let position, position > newDuration {
+                return (Self.error("out-of-range", "\"position\" \(position) is past the duration \(newDuration).", at: time), [])
+            }
+            scrub.set(durationSeconds: newDuration, positionSeconds: position)
+            return (state(at: time), [])
+        case .setMode(let name):
+            let before = mode.active
+            guard mode.select(name) else {
+                return (Self.error("out-of-range", "There is no mode \"\(name)\"; the modes are \(mode.segments.joined(separator: ", ")).", at: time), [])
+            }
+            let changed = before != mode.active
+            return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(name, timeNanoseconds: time))] : [])
+        case .tap:
+            let bpm = tapTempo.tap(at: time)
+            var broadcast: [ServerMessage] = []
+            if let bpm {
+                tempo.set(bpm: bpm)
+                broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: "tap", timeNanoseconds: time)))
+            }
+            let reply = ServerMessage(className: "tap", fields: [("bpm", bpm.map { .double(($0 * 100).rounded() / 100) } ?? .null)], timeNanoseconds: time)
+            return (reply, broadcast)
+        }
+    }
+
+    /// An `error` message.
+    public static func error(_ code: String, _ message: String, at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(className: "error", fields: [("code", .string(code)), ("message", .string(message))], timeNanoseconds: time)
+    }
+
+    /// The `hello` banner.
+    public func hello(version: String, devices: [JSONValue], at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(
+            className: "hello",
+            fields: [
+                ("protocol", .int(Self.protocolVersion)), ("version", .string(version)),
+                ("controls", .array(["tempo", "scrub", "mode"].map(JSONValue.string))), ("devices", .array(devices)),
+            ],
+            timeNanoseconds: time)
+    }
+
+    /// The `state` answer.
+    public func state(at time: Nanoseconds) -> ServerMessage {
+        let scrubber = scrub.scrubber
+        return ServerMessage(
+            className: "state",
+            fields: [
+                ("tempo", .object([
+                    ("bpm", .int(tempo.bpm)), ("value", .int(tempo.engine.reportedDetent)),
+                    ("range", .array([.int(tempo.dial.range.lowerBound), .int(tempo.dial.range.upperBound)])),
+                    ("table", .string(tempo.dial.table.rawValue)),
+                ])),
+                ("scrub", .object([
+                    ("position", .double((scrubber.positionSeconds * 1e6).rounded() / 1e6)), ("duration", .double(scrubber.durationSeconds)),
+                    ("seconds_per_detent", .double((scrubber.secondsPerDetent * 1e6).rounded() / 1e6)),
+                    ("active", .bool(scrubber.gesture != nil)),
+                ])),
+                ("mode", .object([("active", .string(mode.active)), ("segments", .array(mode.segments.map(JSONValue.string)))])),
+            ],
+            timeNanoseconds: time)
+    }
+}
