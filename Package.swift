@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO"]),
         .testTarget(
             name: "FlywheelCLITests",
-            dependencies: ["FlywheelCLI", "flywheel", "flywheeld"]
+            dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -195,11 +195,13 @@ do {
 }
 if timeline != nil, holdUntil == 0 { playbackStart = MonotonicClock.now() }
 schedule()
+SystemdNotify.send("READY=1")
 do {
     try loop.run()
 } catch {
     server.shutdown()
     fail("\(error)")
 }
+SystemdNotify.send("STOPPING=1")
 server.shutdown()
 exit(0)

@@ -1,0 +1,215 @@
+import FlywheelCore
+import Glibc
+import Testing
+
+/// flywheeld as a real child process, with real Unix-socket clients.
+@Suite("flywheeld end to end", .serialized)
+struct DaemonEndToEndTests {
+    static let flick = RepositoryPaths.path("hardware/scenarios/flick.sim")
+
+    /// What `flywheel replay` says the scenario does, as (class, bpm, value, phase, time from the first event).
+    static func expected(_ scenario: String) -> [String] {
+        let lines = ToolRun.run(["replay", scenario]).out.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        return normalise(lines)
+    }
+
+    static func normalise(_ messages: [JSONValue]) -> [String] {
+        let events = messages.filter { ["tempo", "scrub"].contains($0["class"]?.stringValue ?? "") }
+        guard let first = events.first?["time"]?.doubleValue else { return [] }
+        return events.map { event in
+            let offset = Int(((event["time"]!.doubleValue! - first) * 1e6).rounded())  // microseconds
+            return "\(event["class"]!.stringValue!) \(event["bpm"]?.encoded() ?? "") \(event["value"]?.encoded() ?? "") \(event["phase"]!.stringValue!) +\(offset)us"
+        }
+    }
+
+    /// Reads a client's messages until the tempo settles for the last time in the flick scenario.
+    static func readFlick(_ client: TestClient) -> [JSONValue] {
+        var messages: [JSONValue] = []
+        while let message = client.next() {
+            messages.append(message)
+            if message["phase"]?.stringValue == "settled" { break }
+        }
+        return messages
+    }
+
+    @Test("a client sees exactly the scenario's events, timed as in the virtual-time replay")
+    func exactSequence() throws {
+        let daemon = try DaemonProcess(["--simulate", Self.flick, "--hold-until-clients", "1", "--frames", "0"])
+        defer { _ = daemon.stop() }
+        let client = try TestClient(daemon.socketPath)
+        let hello = try #require(client.next())
+        #expect(hello["class"] == .string("hello") && hello["protocol"] == .int(1))
+        let messages = Self.readFlick(client)
+        let expected = Self.expected(Self.flick)
+        #expect(expected.count > 10)
+        #expect(Self.normalise(messages) == expected)
+        // seq counts every message to this client, without gaps (no frames were coalesced).
+        let seqs = ([hello] + messages).compactMap { $0["seq"] }.map { Int($0.doubleValue!) }
+        #expect(seqs == Array(1...seqs.count))
+    }
+
+    static let malformed: [(String, String)] = [
+        ("{", "invalid-json"), ("[1,2]", "not-an-object"), ("\"ping\"", "not-an-object"), ("42", "not-an-object"),
+        ("null", "not-an-object"), ("{}", "missing-field"), ("{\"cmd\":5}", "bad-type"), ("{\"cmd\":null}", "bad-type"),
+        ("{\"cmd\":\"dance\"}", "unknown-command"), ("{\"cmd\":\"ping\",\"x\":1}", "unknown-field"),
+        ("{\"cmd\":\"ping\"} trailing", "invalid-json"), ("{\"cmd\":\"ping\",\"cmd\":\"get\"}", "invalid-json"),
+        ("{\"cmd\":\"watch\",\"classes\":\"tempo\"}", "bad-type"), ("{\"cmd\":\"watch\",\"classes\":[1]}", "bad-type"),
+        ("{\"cmd\":\"watch\",\"classes\":[\"weather\"]}", "unknown-class"), ("{\"cmd\":\"watch\",\"frames\":\"yes\"}", "bad-type"),
+        ("{\"cmd\":\"set\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":7}", "bad-type"),
+        ("{\"cmd\":\"set\",\"control\":\"volume\"}", "unknown-control"), ("{\"cmd\":\"set\",\"control\":\"tempo\"}", "missing-field"),
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\"fast\"}", "bad-type"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":900}", "out-of-range"),
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":-5}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":NaN}", "invalid-json"),
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[300,20]}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[20]}", "bad-type"),
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"table\":\"roman\"}", "out-of-range"),
+        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":-1}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":\"long\"}", "bad-type"),
+        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"position\":-3}", "out-of-range"),
+        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":10,\"position\":20}", "out-of-range"),
+        ("{\"cmd\":\"set\",\"control\":\"scrub\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":\"mode\",\"mode\":\"karaoke\"}", "out-of-range"),
+        ("{\"cmd\":\"set\",\"control\":\"mode\"}", "missing-field"), ("{\"cmd\":\"get\",\"verbose\":true}", "unknown-field"),
+        ("{\"cmd\":\"tap\",\"bpm\":1}", "unknown-field"), (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "invalid-json"),
+    ]
+
+    @Test("≥ 30 malformed lines each get the right error; the connection and another client carry on")
+    func malformedInput() throws {
+        #expect(Self.malformed.count >= 30)
+        let daemon = try DaemonProcess(["--simulate", Self.flick, "--hold-until-clients", "2", "--frames", "0"])
+        defer { _ = daemon.stop() }
+        let watcher = try TestClient(daemon.socketPath)
+        let sender = try TestClient(daemon.socketPath)
+        _ = sender.next()  // hello
+        for (line, code) in Self.malformed {
+            sender.send(line)
+            let answer = sender.next(where: { $0["class"]?.stringValue == "error" || $0["class"]?.stringValue == "pong" })
+            #expect(answer?["code"]?.stringValue == code, "\(line) → \(answer?.encoded() ?? "nothing")")
+            #expect((answer?["message"]?.stringValue?.count ?? 0) > 10)
+        }
+        // Invalid UTF-8, then the connection still answers.
+        sender.send([0x7B, 0x22, 0xFF, 0x22, 0x7D, 0x0A])
+        #expect(sender.next(where: { $0["class"]?.stringValue == "error" })?["code"] == .string("invalid-utf8"))
+        sender.send("{\"cmd\":\"ping\"}")
+        #expect(sender.next(where: { $0["class"]?.stringValue == "pong" }) != nil)
+        // The watcher received the whole scenario undisturbed.
+        _ = watcher.next()
+        #expect(Self.normalise(Self.readFlick(watcher)) == Self.expected(Self.flick))
+    }
+
+    @Test("a line over 64 KiB gets an error and the connection is closed")
+    func longLine() throws {
+        let daemon = try DaemonProcess(["--frames", "0"])
+        defer { _ = daemon.stop() }
+        let client = try TestClient(daemon.socketPath)
+        _ = client.next()
+        client.send(Array(repeating: UInt8(ascii: "x"), count: 70_000))
+        #expect(client.next()?["code"] == .string("line-too-long"))
+        #expect(client.next() == nil)
+        let other = try TestClient(daemon.socketPath)  // the daemon carries on
+        #expect(other.next()?["class"] == .string("hello"))
+    }
+
+    @Test("a client that stops reading is cut off with an error and never delays another")
+    func slowClient() throws {
+        let daemon = try DaemonProcess(["--frames", "0"])
+        defer { _ = daemon.stop() }
+        let slow = try TestClient(daemon.socketPath)
+        let brisk = try TestClient(daemon.socketPath, timeoutSeconds: 10)
+        _ = brisk.next()
+        // 100,000 pings from a client that reads nothing: its replies pile up past the queue limit.
+        let burst = Array(String(repeating: "{\"cmd\":\"ping\"}\n", count: 1000).utf8)
+        var sent = 0
+        for _ in 0..<100 where slow.send(burst) { sent += 1 }
+        // The other client is answered at once meanwhile.
+        brisk.send("{\"cmd\":\"ping\"}")
+        #expect(brisk.next()?["class"] == .string("pong"))
+        // Reading the slow client now: pongs, then the error, then the end.
+        var last: JSONValue?
+        var count = 0
+        while let message = slow.next() {
+            last = message
+            count += 1
+        }
+        #expect(last?["code"] == .string("queue-overflow"), "last of \(count): \(last?.encoded() ?? "nothing")")
+        #expect(count < 100_000)
+    }
+
+    @Test("64 concurrent clients each receive every discrete event, in order")
+    func manyClients() throws {
+        let daemon = try DaemonProcess(["--simulate", Self.flick, "--hold-until-clients", "64", "--frames", "0"])
+        defer { _ = daemon.stop() }
+        let clients = try (0..<64).map { _ in try TestClient(daemon.socketPath) }
+        let expected = Self.expected(Self.flick)
+        for client in clients {
+            _ = client.next()
+            #expect(Self.normalise(Self.readFlick(client)) == expected)
+        }
+    }
+
+    @Test("SIGTERM: STOPPING=1, exit 0, socket file removed; SIGHUP keeps clients")
+    func signals() throws {
+        let daemon = try DaemonProcess(["--frames", "0"])
+        let client = try TestClient(daemon.socketPath)
+        _ = client.next()
+        daemon.signal(SIGHUP)
+        client.send("{\"cmd\":\"ping\"}")
+        #expect(client.next()?["class"] == .string("pong"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.receiveNotification() == "STOPPING=1")
+        #expect(daemon.wait() == 0)
+        #expect(access(daemon.socketPath, F_OK) != 0)
+        #expect(client.next() == nil)
+        daemon.cleanup()
+    }
+
+    @Test("a stale socket file is replaced; a live daemon and a symlink are refused with a sentence")
+    func socketPath() throws {
+        let first = try DaemonProcess(["--frames", "0"])
+        defer { _ = first.stop() }
+        let second = try DaemonProcess(["--frames", "0"], socketPath: first.socketPath, waitForReady: false)
+        #expect(second.wait() == 1)
+        #expect(second.readStderr() == "flywheeld: Another flywheeld is already answering at \(first.socketPath).\n")
+        second.cleanup()
+
+        // A stale socket: bound, then abandoned.
+        let stalePath = first.directory + "/stale.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(stalePath.utf8).enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let stale = try DaemonProcess(["--frames", "0"], socketPath: stalePath)
+        #expect(try TestClient(stalePath).next()?["class"] == .string("hello"))
+        _ = stale.stop()
+
+        let linkPath = first.directory + "/link.sock"
+        symlink("/tmp/elsewhere.sock", linkPath)
+        defer { unlink(linkPath) }
+        let linked = try DaemonProcess(["--frames", "0"], socketPath: linkPath, waitForReady: false)
+        #expect(linked.wait() == 1)
+        #expect(linked.readStderr().contains("is a symbolic link; flywheeld does not follow links"))
+        close(linked.notifyFD)
+    }
+
+    @Test("socket activation: the daemon serves the listening socket passed as descriptor 3")
+    func activation() throws {
+        var template = Array("/tmp/flywheel-activation-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        let path = directory + "/activated.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        listen(listener, 16)
+        // --socket names a path the daemon must NOT bind: activation takes precedence.
+        let daemon = try DaemonProcess(
+            ["--frames", "0"], socketPath: directory + "/unused.sock",
+            shellPrefix: "export LISTEN_PID=$$ LISTEN_FDS=1;", passListener: listener)
+        close(listener)
+        let client = try TestClient(path)
+        #expect(client.next()?["class"] == .string("hello"))
+        #expect(access(directory + "/unused.sock", F_OK) != 0)
+        _ = daemon.stop()
+        unlink(path)
+        rmdir(directory)
+    }
+}
