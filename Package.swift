@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // Pure core: no Glibc, no C. Decoder, units, events; physics and controls.
-        .target(name: "FlywheelCore"),
+        .target(name: "FlywheelCore", exclude: ["Protocol/PROTOCOL.md"]),
 
         // The firmware simulator: mechanics, contacts, firmware/driver, scenarios, profiles. Pure.
         .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"], exclude: ["SCENARIOS.md"]),

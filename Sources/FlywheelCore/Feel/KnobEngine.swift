@@ -169,6 +169,8 @@ public struct KnobEngine: Sendable {
             return (bounds.displayed(state.position), state.velocity)
         }
         guard gestureActive else { return nil }
-        return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
+        // While an encoder's silence is not yet a release, the hand's last velocity stands.
+        let velocity = estimator.velocity(atRelease: touching ? time : (lastInput ?? time))
+        return (bounds.displayed(handPosition), velocity)
     }
 }

@@ -139,13 +139,13 @@ public enum ClientCommand: Sendable, Hashable {
                     throw ProtocolError("missing-field", "\"set\" for scrub needs \"duration\" or \"position\" (seconds).")
                 }
                 if let duration, duration < 0 || duration > 1e7 {
-                    throw ProtocolError("out-of-range", "\"duration\" must be from 0 to 10,000,000 seconds, not \(duration).")
+                    throw ProtocolError("out-of-range", "\"duration\" must be from 0 to 10,000,000 seconds, not \(JSONValue.double(duration).encoded()).")
                 }
                 if let position, position < 0 {
-                    throw ProtocolError("out-of-range", "\"position\" must not be negative, not \(position).")
+                    throw ProtocolError("out-of-range", "\"position\" must not be negative, not \(JSONValue.double(position).encoded()).")
                 }
                 if let duration, let position, position > duration {
-                    throw ProtocolError("out-of-range", "\"position\" \(position) is past the \"duration\" \(duration).")
+                    throw ProtocolError("out-of-range", "\"position\" \(JSONValue.double(position).encoded()) is past the \"duration\" \(JSONValue.double(duration).encoded()).")
                 }
                 return .setScrub(duration: duration, position: position)
             case "mode":

@@ -101,7 +101,7 @@ public struct DaemonCore: Sendable {
             let dial = TempoDial(range: range ?? tempo.dial.range, table: table ?? tempo.dial.table)
             let target = bpm ?? Double(tempo.bpm)
             if let bpm, !dial.range.contains(Int(bpm.rounded())) || !bpm.isFinite {
-                return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(bpm).", at: time), [])
+                return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
             let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: "set", timeNanoseconds: time)
@@ -109,7 +109,7 @@ public struct DaemonCore: Sendable {
         case .setScrub(let duration, let position):
             let newDuration = duration ?? scrub.scrubber.durationSeconds
             if let position, position > newDuration {
-                return (Self.error("out-of-range", "\"position\" \(position) is past the duration \(newDuration).", at: time), [])
+                return (Self.error("out-of-range", "\"position\" \(JSONValue.double(position).encoded()) is past the duration \(JSONValue.double(newDuration).encoded()).", at: time), [])
             }
             scrub.set(durationSeconds: newDuration, positionSeconds: position)
             return (state(at: time), [])
