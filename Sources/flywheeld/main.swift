@@ -112,6 +112,14 @@ let devices: [JSONValue] = timeline.map {
     [.object([("name", .string($0.deviceName)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
 } ?? []
 
+// systemd's watchdog, when it asks for one: WATCHDOG=1 every half interval (the only timer at rest).
+let watchdogInterval: Nanoseconds? = {
+    guard let usec = Environment.value("WATCHDOG_USEC").flatMap(Int64.init), usec > 0 else { return nil }
+    if let pid = Environment.value("WATCHDOG_PID").flatMap(Int32.init), pid != getpid() { return nil }
+    return usec * 1000 / 2
+}()
+var nextWatchdog: Nanoseconds? = watchdogInterval.map { MonotonicClock.now() + $0 }
+
 // Input playback: item i happens at start + its time; nil start means waiting for clients.
 var playbackStart: Nanoseconds?
 var nextItem = 0
@@ -127,6 +135,7 @@ var lastFrame: Nanoseconds = 0
         }
     }
     if let deadline = core.nextDeadline { deadlines.append(deadline) }
+    if let nextWatchdog { deadlines.append(nextWatchdog) }
     let now = MonotonicClock.now()
     if core.framesPerSecond > 0, server.anyoneWantsFrames, core.isMoving(at: now) {
         let period = Nanoseconds((1e9 / core.framesPerSecond).rounded())
@@ -155,6 +164,10 @@ var lastFrame: Nanoseconds = 0
     }
     messages += core.advance(to: now)
     server.broadcast(messages)
+    if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
+        SystemdNotify.send("WATCHDOG=1")
+        nextWatchdog = now + interval
+    }
     if core.framesPerSecond > 0, server.anyoneWantsFrames {
         let period = Nanoseconds((1e9 / core.framesPerSecond).rounded())
         if now - lastFrame >= period {

@@ -213,3 +213,14 @@ struct DaemonEndToEndTests {
         rmdir(directory)
     }
 }
+
+@Suite("flywheeld and systemd's watchdog")
+struct WatchdogTests {
+    @Test("with WATCHDOG_USEC set, WATCHDOG=1 arrives after READY=1")
+    func watchdog() throws {
+        let daemon = try DaemonProcess(["--frames", "0"], extraEnvironment: ["WATCHDOG_USEC=200000"])
+        defer { _ = daemon.stop() }
+        #expect(daemon.receiveNotification() == "WATCHDOG=1")
+        #expect(daemon.receiveNotification() == "WATCHDOG=1")
+    }
+}
