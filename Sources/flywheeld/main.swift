@@ -19,6 +19,7 @@ let usage = """
       --hold-until-clients N  start the input once N clients are connected (for tests and demos)
       --frames HZ         continuous frames while in motion for clients that ask (default 60, 0 = none)
       --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo uses 214)
+      --max-clients N     clients served at once (default 256); one more is told so and closed
 
     The protocol is documented in PROTOCOL.md.
 
@@ -60,6 +61,7 @@ let loopInput = flag("loop")
 let holdUntil = Int(option("hold-until-clients") ?? "0") ?? -1
 let framesText = option("frames") ?? "60"
 let scrubDurationText = option("scrub-duration")
+let maxClientsText = option("max-clients")
 if let unknown = arguments.first { fail("unknown option '\(unknown)'; run 'flywheeld --help'.", status: 2) }
 guard holdUntil >= 0 else { fail("--hold-until-clients takes a whole number.", status: 2) }
 guard let framesPerSecond = Double(framesText), framesPerSecond >= 0, framesPerSecond <= 240 else {
@@ -101,6 +103,10 @@ do {
     loop = try EventLoop()
     let listener = try UnixListener.fromSystemd() ?? UnixListener.bind(path: socketOption ?? defaultSocketPath())
     server = try SocketServer(loop: loop, listener: listener)
+    if let maxClientsText {
+        guard let limit = Int(maxClientsText), (1...4096).contains(limit) else { fail("--max-clients takes 1 to 4096.", status: 2) }
+        server.clientLimit = limit
+    }
 } catch {
     fail("\(error)")
 }

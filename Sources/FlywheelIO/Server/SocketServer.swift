@@ -10,6 +10,11 @@ public final class SocketServer {
     var clients: [Int32: ClientConnection] = [:]
     /// Discrete messages a client may have queued before it is disconnected.
     public var queueLimit: Int
+    /// Clients served at once; one more is told so and closed.
+    public var clientLimit = 256
+    /// A descriptor held in reserve: when the process runs out, it is freed for a moment to accept
+    /// and refuse a client, so a full table never leaves the listener spinning.
+    var reserveFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     /// Answers a command line: the reply for the sender and messages for everyone.
     public var onCommand: (ClientCommand, Nanoseconds) -> (reply: ServerMessage, broadcast: [ServerMessage]) = { _, t in
         (DaemonCore.error("unavailable", "No daemon is attached.", at: t), [])
@@ -37,10 +42,16 @@ public final class SocketServer {
         while true {
             let fd: Int32?
             do { fd = try listener.accept() } catch {
-                // Out of descriptors or similar: leave the pending client for the next wakeup.
+                // Out of descriptors: refuse the waiting client through the reserve. Linux says EMFILE
+                // even with nobody waiting, so stop once the reserve finds no one.
+                if (error.errno == EMFILE || error.errno == ENFILE) && refuseWithReserve() { continue }
                 return
             }
             guard let fd else { return }
+            if clients.count >= clientLimit {
+                refuse(fd, "flywheeld serves at most \(clientLimit) clients; try again later.")
+                continue
+            }
             let client = ClientConnection(fd: fd)
             clients[fd] = client
             do {
@@ -72,6 +83,24 @@ public final class SocketServer {
                 for line in lines { handle(line, from: client) }
             }
         }
+    }
+
+    /// Tells a client it cannot be served (best effort, non-blocking) and closes it.
+    func refuse(_ fd: Int32, _ message: String) {
+        let bytes = DaemonCore.error("too-many-clients", message, at: MonotonicClock.now()).bytes(seq: 1)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.close(fd)
+    }
+
+    /// Out of descriptors: free the reserve, accept the waiting client, refuse it, take the reserve
+    /// back. Returns whether a client was refused.
+    func refuseWithReserve() -> Bool {
+        guard reserveFD >= 0 else { return false }
+        Glibc.close(reserveFD)
+        let waiting = try? listener.accept()
+        if let waiting { refuse(waiting, "flywheeld has run out of file descriptors; try again later.") }
+        reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return waiting != nil
     }
 
     func handle(_ line: [UInt8], from client: ClientConnection) {

@@ -224,3 +224,56 @@ struct WatchdogTests {
         #expect(daemon.receiveNotification() == "WATCHDOG=1")
     }
 }
+
+@Suite("flywheeld at its limits")
+struct DaemonLimitTests {
+    static func isRefusal(_ client: TestClient) -> Bool {
+        let first = client.next()
+        return first?["code"] == .string("too-many-clients") && client.next() == nil
+    }
+
+    @Test("past --max-clients a new client is refused with an error; the others are unaffected")
+    func clientLimit() throws {
+        let daemon = try DaemonProcess(["--frames", "0", "--max-clients", "3"])
+        defer { _ = daemon.stop() }
+        let served = try (0..<3).map { _ in try TestClient(daemon.socketPath) }
+        for client in served { #expect(client.next()?["class"] == .string("hello")) }
+        #expect(Self.isRefusal(try TestClient(daemon.socketPath)))
+        served[0].send("{\"cmd\":\"ping\"}")
+        #expect(served[0].next()?["class"] == .string("pong"))
+    }
+
+    @Test("out of file descriptors: new clients are refused with an error, existing ones unaffected, no spinning")
+    func descriptorsExhausted() throws {
+        let daemon = try DaemonProcess(["--frames", "0"], shellPrefix: "ulimit -n 48;")
+        defer { _ = daemon.stop() }
+        var served: [TestClient] = []
+        var refused = 0
+        for _ in 0..<80 {
+            let client = try TestClient(daemon.socketPath, timeoutSeconds: 10)
+            if let first = client.next() {
+                if first["class"] == .string("hello") { served.append(client) }
+                else if first["code"] == .string("too-many-clients") { refused += 1 }
+            }
+        }
+        #expect(served.count >= 1, "served \(served.count), refused \(refused)")
+        #expect(refused >= 5, "served \(served.count), refused \(refused)")
+        #expect(served.count + refused == 80)
+        for client in served {
+            client.send("{\"cmd\":\"ping\"}")
+            #expect(client.next()?["class"] == .string("pong"))
+        }
+        // The daemon is idle, not spinning on a listener it cannot serve.
+        var stat = try #require(RepositoryPaths.read("/proc/\(daemon.pid)/stat"))
+        let before = Self.cpuTicks(stat)
+        served[0].send("{\"cmd\":\"ping\"}")
+        _ = served[0].next()
+        stat = try #require(RepositoryPaths.read("/proc/\(daemon.pid)/stat"))
+        #expect(Self.cpuTicks(stat) - before < 50)
+    }
+
+    static func cpuTicks(_ stat: String) -> Int {
+        let fields = stat.split(separator: ")").last!.split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
+    }
+}
