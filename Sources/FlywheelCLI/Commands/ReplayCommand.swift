@@ -36,7 +36,11 @@ enum ReplayCommand {
         let parameters = try FeelOptions.parse(&args)
         let path = try args.positionals("one FILE to replay", count: 1...1)[0]
 
-        let moves = try inputMoves(path, steps: steps, channels: channels, hardware: hardware)
+        let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels, keepTimes: true)
+        let moves = timeline.items.compactMap { entry -> Move? in
+            if case .knob(let detents) = entry.item { return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents) }
+            return nil
+        }
         var runner: ControlRunner
         switch control {
         case "tempo": runner = .tempo(TempoControl(dial: TempoDial(table: table), bpm: bpm, parameters: parameters))
@@ -50,23 +54,6 @@ enum ReplayCommand {
             text += "\n"
         }
         console.out(text)
-    }
-
-    /// The detent moves in a recording or scenario.
-    static func inputMoves(_ path: String, steps: StepsPerDetent, channels: String?, hardware: String?) throws(ToolError) -> [Move] {
-        if path.hasSuffix(".sim") {
-            let outcome = try SimCommand.simulate(path, seed: nil, hardware: hardware)
-            let result = outcome.simulation
-            if result.profile.report == .gpio {
-                return moves(from: result.gpioTrace, steps: result.profile.stepsPerDetent, rest: result.profile.rest)
-            }
-            let recording = SimCommand.evemu(for: result.profile, events: result.inputEvents)
-            return try moves(from: recording, path: path)
-        }
-        switch try ReplayInput.load(path, channels: channels) {
-        case .quadrature(let trace, _): return moves(from: trace, steps: steps, rest: nil)
-        case .evdev(let recording): return try moves(from: recording, path: path)
-        }
     }
 
     static func moves(from trace: QuadratureTrace, steps: StepsPerDetent, rest: QuadratureLevels?) -> [Move] {

@@ -19,8 +19,11 @@ public struct InputTimeline: Sendable {
     /// A short description of the source device.
     public var deviceName: String
 
-    /// Loads a `.sim` scenario (run through the simulator) or a recording.
-    public static func load(_ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil) throws(ToolError) -> InputTimeline {
+    /// Loads a `.sim` scenario (run through the simulator) or a recording. A recording's times
+    /// start at 0 unless `keepTimes` (the replay prints them as recorded).
+    public static func load(
+        _ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil, keepTimes: Bool = false
+    ) throws(ToolError) -> InputTimeline {
         var items: [(Nanoseconds, Item)] = []
         var name = path
         if path.hasSuffix(".sim") {
@@ -38,8 +41,12 @@ public struct InputTimeline: Sendable {
             items.sort { $0.0 < $1.0 }
             return InputTimeline(items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name)
         }
-        let moves = try ReplayCommand.inputMoves(path, steps: steps, channels: channels, hardware: hardware)
-        let start = moves.first?.timeNanoseconds ?? 0
+        let moves: [ReplayCommand.Move]
+        switch try ReplayInput.load(path, channels: channels) {
+        case .quadrature(let trace, _): moves = ReplayCommand.moves(from: trace, steps: steps, rest: nil)
+        case .evdev(let recording): moves = try ReplayCommand.moves(from: recording, path: path)
+        }
+        let start = keepTimes ? 0 : moves.first?.timeNanoseconds ?? 0
         items = moves.map { ($0.timeNanoseconds - start, .knob(detents: $0.detents)) }
         return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name)
     }
