@@ -171,10 +171,7 @@ struct DaemonEndToEndTests {
         // A stale socket: bound, then abandoned.
         let stalePath = first.directory + "/stale.sock"
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(stalePath.utf8).enumerated() { raw[i] = b } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = withUnixAddress(stalePath) { bind(fd, $0, $1) }
         close(fd)
         let stale = try DaemonProcess(["--frames", "0"], socketPath: stalePath)
         #expect(try TestClient(stalePath).next()?["class"] == .string("hello"))
@@ -195,10 +192,7 @@ struct DaemonEndToEndTests {
         let directory = String(cString: mkdtemp(&template)!)
         let path = directory + "/activated.sock"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = withUnixAddress(path) { bind(listener, $0, $1) }
         listen(listener, 16)
         // --socket names a path the daemon must NOT bind: activation takes precedence.
         let daemon = try DaemonProcess(
