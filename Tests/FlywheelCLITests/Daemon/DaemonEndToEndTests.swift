@@ -239,7 +239,9 @@ struct DaemonLimitTests {
 
     @Test("out of file descriptors: new clients are refused with an error, existing ones unaffected, no spinning")
     func descriptorsExhausted() throws {
-        let daemon = try DaemonProcess(["--frames", "0"], shellPrefix: "ulimit -n 48;")
+        // The daemon inherits our descriptors that lack close-on-exec: set its limit above the highest.
+        let limit = Self.highestInheritedDescriptor() + 40
+        let daemon = try DaemonProcess(["--frames", "0"], shellPrefix: "ulimit -n \(limit);")
         defer { _ = daemon.stop() }
         var served: [TestClient] = []
         var refused = 0
@@ -264,6 +266,16 @@ struct DaemonLimitTests {
         _ = served[0].next()
         stat = try #require(RepositoryPaths.read("/proc/\(daemon.pid)/stat"))
         #expect(Self.cpuTicks(stat) - before < 50)
+    }
+
+    /// The highest descriptor of this process without FD_CLOEXEC (what a child inherits), or 2.
+    static func highestInheritedDescriptor() -> Int32 {
+        var highest: Int32 = 2
+        for fd in 3..<4096 as Range<Int32> {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { highest = fd }
+        }
+        return highest
     }
 
     static func cpuTicks(_ stat: String) -> Int {
