@@ -7,9 +7,12 @@ import Glibc
 let usage = """
     flywheeld — serves tempo and scrub events from knobs, jog wheels and touch panels on a Unix socket.
 
-    Usage: flywheeld [--socket PATH] [--simulate SCENARIO.sim|demo [--loop]] [--replay FILE]
+    Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--simulate SCENARIO.sim|demo [--loop]] [--replay FILE]
                      [--hold-until-clients N] [--frames HZ] [--hardware DIR] [--help] [--version]
 
+      --config PATH       the configuration (JSON5; default /etc/flywheel/flywheel.json5, absent = defaults);
+                          SIGHUP reloads it without dropping clients
+      --check-config      validate the configuration and exit
       --socket PATH       where to listen (default $RUNTIME_DIRECTORY/flywheel.sock, else
                           /run/flywheel/flywheel.sock as root, else $XDG_RUNTIME_DIR/flywheel.sock);
                           systemd socket activation (LISTEN_FDS) is used when present
@@ -52,6 +55,8 @@ if flag("version") {
     try? FileOutput.standardOutput.write("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion))\n")
     exit(0)
 }
+let configOption = option("config")
+let checkConfig = flag("check-config")
 let socketOption = option("socket")
 var simulate = option("simulate")
 let replay = option("replay")
@@ -59,16 +64,30 @@ let hardware = option("hardware")
 let channels = option("channels")
 let loopInput = flag("loop")
 let holdUntil = Int(option("hold-until-clients") ?? "0") ?? -1
-let framesText = option("frames") ?? "60"
+let framesText = option("frames")
 let scrubDurationText = option("scrub-duration")
 let maxClientsText = option("max-clients")
 if let unknown = arguments.first { fail("unknown option '\(unknown)'; run 'flywheeld --help'.", status: 2) }
 guard holdUntil >= 0 else { fail("--hold-until-clients takes a whole number.", status: 2) }
-guard let framesPerSecond = Double(framesText), framesPerSecond >= 0, framesPerSecond <= 240 else {
-    fail("--frames takes 0 to 240 per second, not '\(framesText)'.", status: 2)
+guard let framesPerSecond = Double(framesText ?? "60"), framesPerSecond >= 0, framesPerSecond <= 240 else {
+    fail("--frames takes 0 to 240 per second, not '\(framesText ?? "")'.", status: 2)
 }
 if simulate != nil && replay != nil { fail("choose one of --simulate and --replay.", status: 2) }
 let isDemo = simulate == "demo"
+
+// The configuration.
+let configPath = configOption ?? "/etc/flywheel/flywheel.json5"
+@MainActor func loadConfiguration() throws -> FlywheelConfiguration {
+    guard configOption != nil || FileSystem.exists(configPath) else { return FlywheelConfiguration() }
+    let bytes = try FileSystem.readFile(configPath)
+    return try FlywheelConfiguration.parse(bytes, file: configPath)
+}
+var configuration: FlywheelConfiguration
+do { configuration = try loadConfiguration() } catch { fail("\(error)") }
+if checkConfig {
+    try? FileOutput.standardOutput.write("\(configPath): the configuration is valid.\n")
+    exit(0)
+}
 
 // The input timeline.
 var timeline: InputTimeline?
@@ -101,8 +120,12 @@ let server: SocketServer
 do {
     signals = try SignalSource([SIGINT, SIGTERM, SIGHUP])
     loop = try EventLoop()
-    let listener = try UnixListener.fromSystemd() ?? UnixListener.bind(path: socketOption ?? defaultSocketPath())
-    server = try SocketServer(loop: loop, listener: listener)
+    let listener = try UnixListener.fromSystemd()
+        ?? UnixListener.bind(
+            path: socketOption ?? configuration.socketPath ?? defaultSocketPath(), mode: mode_t(configuration.socketMode),
+            group: configuration.socketGroup)
+    server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
+    server.clientLimit = configuration.maxClients
     if let maxClientsText {
         guard let limit = Int(maxClientsText), (1...4096).contains(limit) else { fail("--max-clients takes 1 to 4096.", status: 2) }
         server.clientLimit = limit
@@ -113,7 +136,8 @@ do {
 
 let scrubDuration = Double(scrubDurationText ?? (isDemo ? "214" : "0")) ?? -1
 guard scrubDuration >= 0, scrubDuration <= 1e7 else { fail("--scrub-duration takes seconds from 0 to 10,000,000.", status: 2) }
-var core = DaemonCore(scrubber: Scrubber(durationSeconds: scrubDuration), framesPerSecond: framesPerSecond)
+var core = DaemonCore(configuration: configuration, scrubDurationSeconds: scrubDuration)
+if framesText != nil { core.framesPerSecond = framesPerSecond }
 let devices: [JSONValue] = timeline.map {
     [.object([("name", .string($0.deviceName)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
 } ?? []
@@ -204,7 +228,21 @@ do {
     try loop.register(signals.fd, interest: .readable) { _ in
         for signal in signals.drain() {
             switch signal {
-            case SIGHUP: break  // reload: the configuration file arrives with the config work
+            case SIGHUP:
+                // Reload without dropping clients; a bad file keeps the running configuration.
+                do {
+                    let reloaded = try loadConfiguration()
+                    configuration = reloaded
+                    core = core.reconfigured(with: reloaded)
+                    if framesText != nil { core.framesPerSecond = framesPerSecond }
+                    server.queueLimit = reloaded.queueMessages
+                    server.clientLimit = reloaded.maxClients
+                    try? FileOutput.standardError.write("flywheeld: reloaded \(configPath); socket settings take effect on restart.\n")
+                } catch {
+                    try? FileOutput.standardError.write("flywheeld: kept the running configuration: \(error)\n")
+                }
+                server.broadcast([core.state(at: MonotonicClock.now())])
+                schedule()
             default: loop.stop()
             }
         }

@@ -19,8 +19,64 @@ public struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// JSON5 for configuration files: comments, trailing commas, identifier keys, single quotes.
+    var json5 = false
+    /// With JSON5: the 1-based line of every object member, by dotted path (`controls.tempo.range`, `devices[0].name`).
+    var memberLines: [String: Int] = [:]
+    var path: [String] = []
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses a JSON5 configuration document and the line of every member; an empty document
+    /// (or only comments) is an empty object.
+    public static func parseJSON5(_ bytes: [UInt8]) throws(Failure) -> (value: JSONValue, memberLines: [String: Int]) {
+        if let bad = firstInvalidUTF8(bytes) {
+            throw Failure(offset: bad, problem: "invalid UTF-8")
+        }
+        var parser = JSONParser(bytes)
+        parser.json5 = true
+        try parser.skipWhitespaceAndComments()
+        if parser.index == bytes.count { return (.object([]), [:]) }
+        let value = try parser.value()
+        try parser.skipWhitespaceAndComments()
+        guard parser.index == bytes.count else {
+            throw Failure(offset: parser.index, problem: "unexpected text after the configuration object")
+        }
+        return (value, parser.memberLines)
+    }
+
+    /// 1-based line number of a byte offset.
+    public static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        var line = 1
+        for byte in bytes.prefix(offset) where byte == 0x0A { line += 1 }
+        return line
+    }
+
+    mutating func skipWhitespaceAndComments() throws(Failure) {
+        while true {
+            skipWhitespace()
+            guard json5, index + 1 < bytes.count, bytes[index] == 0x2F else { return }
+            if bytes[index + 1] == 0x2F {
+                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            } else if bytes[index + 1] == 0x2A {
+                let start = index
+                index += 2
+                while index + 1 < bytes.count, !(bytes[index] == 0x2A && bytes[index + 1] == 0x2F) { index += 1 }
+                guard index + 1 < bytes.count else { throw Failure(offset: start, problem: "a /* comment that never ends") }
+                index += 2
+            } else {
+                return
+            }
+        }
+    }
+
+    var dottedPath: String {
+        var text = ""
+        for part in path {
+            if part.hasPrefix("[") { text += part } else { text += text.isEmpty ? part : "." + part }
+        }
+        return text
+    }
 
     /// Parses one JSON document (surrounding whitespace allowed).
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
@@ -77,6 +133,9 @@ public struct JSONParser {
         case 0x7B: return try object()
         case 0x5B: return try array()
         case 0x22: return .string(try string())
+        case 0x27 where json5: return .string(try string())
+        case 0x4E where json5, 0x49 where json5:
+            throw fail("NaN and Infinity are not numbers a configuration accepts")
         case 0x74: try literal("true"); return .bool(true)
         case 0x66: try literal("false"); return .bool(false)
         case 0x6E: try literal("null"); return .null
@@ -104,22 +163,42 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var pairs: [(String, JSONValue)] = []
-        skipWhitespace()
+        try skipWhitespaceAndComments()
         if index < bytes.count, bytes[index] == 0x7D { index += 1; return .object(pairs) }
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == 0x22 else { throw fail("expected a quoted key") }
-            let key = try string()
-            skipWhitespace()
+            try skipWhitespaceAndComments()
+            if json5, index < bytes.count, bytes[index] == 0x7D, !pairs.isEmpty { index += 1; return .object(pairs) }  // trailing comma
+            let keyOffset = index
+            let key: String
+            if index < bytes.count, bytes[index] == 0x22 || (json5 && bytes[index] == 0x27) {
+                key = try string()
+            } else if json5, index < bytes.count, Self.isIdentifierStart(bytes[index]) {
+                let start = index
+                while index < bytes.count, Self.isIdentifierStart(bytes[index]) || (0x30...0x39).contains(bytes[index]) { index += 1 }
+                key = String(decoding: bytes[start..<index], as: UTF8.self)
+            } else {
+                throw fail(json5 ? "expected a key" : "expected a quoted key")
+            }
+            try skipWhitespaceAndComments()
             guard index < bytes.count, bytes[index] == 0x3A else { throw fail("expected ':' after the key \"\(key)\"") }
             index += 1
-            skipWhitespace()
+            try skipWhitespaceAndComments()
+            path.append(key)
+            if json5 {
+                let line = Self.line(of: keyOffset, in: bytes)
+                if let existing = pairs.firstIndex(where: { $0.0 == key }) {
+                    let first = memberLines[dottedPath] ?? 0
+                    throw Failure(offset: keyOffset, problem: "the key \"\(pairs[existing].0)\" appears twice (first on line \(first))")
+                }
+                memberLines[dottedPath] = line
+            }
             let item = try value()
+            path.removeLast()
             if let existing = pairs.firstIndex(where: { $0.0 == key }) {
                 throw Failure(offset: index, problem: "the key \"\(pairs[existing].0)\" appears twice")
             }
             pairs.append((key, item))
-            skipWhitespace()
+            try skipWhitespaceAndComments()
             guard index < bytes.count else { throw fail("expected ',' or '}' but the input ended") }
             if bytes[index] == 0x2C { index += 1; continue }
             if bytes[index] == 0x7D { index += 1; return .object(pairs) }
@@ -127,17 +206,25 @@ public struct JSONParser {
         }
     }
 
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x24
+    }
+
     mutating func array() throws(Failure) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
-        skipWhitespace()
+        try skipWhitespaceAndComments()
         if index < bytes.count, bytes[index] == 0x5D { index += 1; return .array(items) }
         while true {
-            skipWhitespace()
+            try skipWhitespaceAndComments()
+            if json5, index < bytes.count, bytes[index] == 0x5D, !items.isEmpty { index += 1; return .array(items) }  // trailing comma
+            path.append("[\(items.count)]")
+            if json5 { memberLines[dottedPath] = Self.line(of: index, in: bytes) }
             items.append(try value())
-            skipWhitespace()
+            path.removeLast()
+            try skipWhitespaceAndComments()
             guard index < bytes.count else { throw fail("expected ',' or ']' but the input ended") }
             if bytes[index] == 0x2C { index += 1; continue }
             if bytes[index] == 0x5D { index += 1; return .array(items) }
@@ -164,6 +251,7 @@ public struct JSONParser {
     }
 
     mutating func string() throws(Failure) -> String {
+        let quote = bytes[index]
         index += 1  // opening quote
         var runStart = index
         var text = ""
@@ -173,7 +261,7 @@ public struct JSONParser {
         while true {
             guard index < bytes.count else { throw fail("expected '\"' to close the string but the input ended") }
             let c = bytes[index]
-            if c == 0x22 {
+            if c == quote {
                 flush(index)
                 index += 1
                 return text
@@ -188,6 +276,7 @@ public struct JSONParser {
             var scalar: Unicode.Scalar
             switch escape {
             case 0x22: scalar = "\""
+            case 0x27 where json5: scalar = "'"
             case 0x5C: scalar = "\\"
             case 0x2F: scalar = "/"
             case 0x62: scalar = "\u{08}"

@@ -169,3 +169,24 @@ public struct DaemonCore: Sendable {
             timeNanoseconds: time)
     }
 }
+
+extension DaemonCore {
+    /// A core set up from a configuration.
+    public init(configuration: FlywheelConfiguration, scrubDurationSeconds: Double = 0) {
+        self.init(
+            parameters: configuration.feel, tempoDial: configuration.tempoDial, bpm: configuration.bpm,
+            scrubber: configuration.scrubber(durationSeconds: scrubDurationSeconds), modes: configuration.modes,
+            framesPerSecond: configuration.framesPerSecond)
+        _ = mode.select(configuration.initialMode)
+    }
+
+    /// The same daemon under a reloaded configuration: the tempo, the scrub content and position
+    /// and the active mode are kept (clamped to the new ranges); motion in progress stops.
+    public func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
+        var next = DaemonCore(configuration: configuration, scrubDurationSeconds: scrub.scrubber.durationSeconds)
+        next.tempo.set(bpm: Double(tempo.bpm))
+        next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
+        _ = next.mode.select(mode.active)
+        return next
+    }
+}

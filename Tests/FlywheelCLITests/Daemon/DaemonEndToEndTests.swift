@@ -149,6 +149,7 @@ struct DaemonEndToEndTests {
         let client = try TestClient(daemon.socketPath)
         _ = client.next()
         daemon.signal(SIGHUP)
+        #expect(client.next()?["class"] == .string("state"))  // the reload's state
         client.send("{\"cmd\":\"ping\"}")
         #expect(client.next()?["class"] == .string("pong"))
         daemon.signal(SIGTERM)
@@ -280,5 +281,51 @@ struct DaemonLimitTests {
     static func cpuTicks(_ stat: String) -> Int {
         let fields = stat.split(separator: ")").last!.split(separator: " ")
         return Int(fields[11])! + Int(fields[12])!
+    }
+}
+
+@Suite("flywheeld configuration", .serialized)
+struct DaemonConfigurationTests {
+    static func write(_ text: String) -> String {
+        var template = Array("/tmp/flywheel-config-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        let path = directory + "/flywheel.json5"
+        RepositoryPaths.write(text, to: path)
+        return path
+    }
+
+    @Test("--check-config accepts a good file and names file, line and key in a bad one")
+    func check() throws {
+        let good = Self.write("// kitchen\n{ controls: { tempo: { bpm: 96 } } }\n")
+        let ok = ChildProcess.run(ChildProcess.product("flywheeld"), ["--config", good, "--check-config"])
+        #expect(ok.status == 0 && ok.out == "\(good): the configuration is valid.\n")
+        let bad = Self.write("{\n  controls: {\n    tempo: { bpm: 900 },\n  },\n}\n")
+        let refused = ChildProcess.run(ChildProcess.product("flywheeld"), ["--config", bad, "--check-config"])
+        #expect(refused.status == 1)
+        #expect(refused.err == "flywheeld: \(bad) line 3: key 'controls.tempo.bpm' must be from 20 to 300, got 900.\n")
+        let missing = ChildProcess.run(ChildProcess.product("flywheeld"), ["--config", "/nonexistent/flywheel.json5", "--check-config"])
+        #expect(missing.status == 1 && missing.err.contains("open on /nonexistent/flywheel.json5 failed: No such file or directory (ENOENT)."))
+    }
+
+    @Test("SIGHUP reloads the configuration without dropping clients, and keeps the running one when the new file is bad")
+    func reload() throws {
+        let path = Self.write("{ controls: { tempo: { bpm: 96 } } }")
+        let daemon = try DaemonProcess(["--config", path, "--frames", "0"])
+        defer { _ = daemon.stop() }
+        let client = try TestClient(daemon.socketPath)
+        _ = client.next()
+        client.send("{\"cmd\":\"get\"}")
+        #expect(client.next()?["tempo"]?["bpm"] == .int(96))
+        RepositoryPaths.write("{ controls: { tempo: { range: [40, 208], table: 'maelzel' } } }", to: path)
+        daemon.signal(SIGHUP)
+        let state = client.next(where: { $0["class"]?.stringValue == "state" })
+        #expect(state?["tempo"]?["table"] == .string("maelzel"))
+        #expect(state?["tempo"]?["bpm"] == .int(96))  // kept: 96 is a Maelzel marking
+        RepositoryPaths.write("{ controls: { tempo: { range: [300, 20] } } }", to: path)
+        daemon.signal(SIGHUP)
+        let kept = client.next(where: { $0["class"]?.stringValue == "state" })
+        #expect(kept?["tempo"]?["table"] == .string("maelzel"))
+        client.send("{\"cmd\":\"ping\"}")
+        #expect(client.next()?["class"] == .string("pong"))
     }
 }

@@ -1,0 +1,85 @@
+/// Reads one level of a configuration object, naming the file, the line and the key path in
+/// every error, and refusing keys it does not know.
+struct ConfigReader {
+    let file: String
+    let lines: [String: Int]
+    let path: String
+    let pairs: [(String, JSONValue)]
+    let objectLine: Int
+
+    init(file: String, lines: [String: Int], path: String, value: JSONValue?, line: Int) throws(FileLineError) {
+        self.file = file
+        self.lines = lines
+        self.path = path
+        self.objectLine = line
+        switch value {
+        case nil: pairs = []
+        case .object(let members)?: pairs = members
+        case let other?:
+            let subject = path.isEmpty ? "the configuration" : "key '\(path)'"
+            throw FileLineError(file: file, line: line, problem: "\(subject) must be an object { … }, got \(other.kindDescription)")
+        }
+    }
+
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    func line(_ key: String) -> Int { lines[keyPath(key)] ?? objectLine }
+
+    func fail(_ key: String, _ problem: String) -> FileLineError {
+        FileLineError(file: file, line: line(key), problem: "key '\(keyPath(key))' \(problem)")
+    }
+
+    /// Refuses keys outside `known`.
+    func only(_ known: [String]) throws(FileLineError) {
+        for (key, _) in pairs where !known.contains(key) {
+            throw FileLineError(
+                file: file, line: line(key),
+                problem: "unknown key '\(keyPath(key))'; the keys\(path.isEmpty ? "" : " of '\(path)'") are \(known.joined(separator: ", "))")
+        }
+    }
+
+    func value(_ key: String) -> JSONValue? { pairs.first(where: { $0.0 == key })?.1 }
+
+    func child(_ key: String) throws(FileLineError) -> ConfigReader {
+        try ConfigReader(file: file, lines: lines, path: keyPath(key), value: value(key), line: line(key))
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>, default fallback: Double) throws(FileLineError) -> Double {
+        guard let field = value(key) else { return fallback }
+        guard let number = field.doubleValue else { throw fail(key, "must be a number, got \(field.kindDescription)") }
+        guard range.contains(number) else {
+            throw fail(key, "must be from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)), got \(Self.text(number))")
+        }
+        return number
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int) throws(FileLineError) -> Int {
+        guard let field = value(key) else { return fallback }
+        guard case .int(let number) = field else { throw fail(key, "must be a whole number, got \(field.encoded())") }
+        guard range.contains(number) else {
+            throw fail(key, "must be from \(range.lowerBound) to \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    func string(_ key: String, default fallback: String?) throws(FileLineError) -> String? {
+        guard let field = value(key) else { return fallback }
+        guard let text = field.stringValue else { throw fail(key, "must be a string, got \(field.kindDescription)") }
+        return text
+    }
+
+    func choice(_ key: String, _ choices: [String], default fallback: String) throws(FileLineError) -> String {
+        guard let text = try string(key, default: fallback) else { return fallback }
+        guard choices.contains(text) else {
+            throw fail(key, "must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+        }
+        return text
+    }
+
+    func bool(_ key: String, default fallback: Bool) throws(FileLineError) -> Bool {
+        guard let field = value(key) else { return fallback }
+        guard case .bool(let flag) = field else { throw fail(key, "must be true or false, got \(field.kindDescription)") }
+        return flag
+    }
+
+    static func text(_ number: Double) -> String { JSONValue.double(number).encoded() }
+}

@@ -1,0 +1,172 @@
+/// flywheeld's configuration: a JSON5 file (comments allowed), `/etc/flywheel/flywheel.json5` by
+/// default; absent means these defaults. Every error names the file, the line and the key.
+///
+/// ```json5
+/// {
+///   socket: { path: "/run/flywheel/flywheel.sock", group: "audio", mode: "0660" },
+///   feel: { friction: "standard", damping: 0.35, response: 0.3, max_speed: 60, frames_hz: 60,
+///           release_silence_ms: 100, new_gesture_gap_ms: 200 },
+///   controls: {
+///     tempo: { range: [20, 300], table: "integer", bpm: 120 },
+///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
+///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },
+///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
+///   },
+///   clients: { max_clients: 256, queue_messages: 1024 },
+/// }
+/// ```
+public struct FlywheelConfiguration: Sendable {
+    /// Socket settings.
+    public var socketPath: String?
+    public var socketGroup: String?
+    public var socketMode: UInt32 = 0o660
+    /// The feel.
+    public var feel = FeelParameters()
+    /// Continuous frames per second while in motion (0: none).
+    public var framesPerSecond: Double = 60
+    /// The tempo dial and its starting BPM.
+    public var tempoDial = TempoDial()
+    public var bpm: Double = 120
+    /// The scrubber's resolution and arming.
+    public var detentsPerSweep: Double = 200
+    public var secondsPerDetent: ClosedRange<Double> = 0.5...30
+    public var armingNanoseconds: Nanoseconds = 200_000_000
+    public var shuttleRates = ShuttleRates()
+    /// The modes, and the one the knob starts in.
+    public var modes = ["tempo", "scrub"]
+    public var initialMode = "tempo"
+    /// Client limits.
+    public var maxClients = 256
+    public var queueMessages = 1024
+
+    /// The defaults.
+    public init() {}
+
+    /// Parses a configuration file's bytes; `file` names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String) throws(FileLineError) -> FlywheelConfiguration {
+        let document: (value: JSONValue, memberLines: [String: Int])
+        do { document = try JSONParser.parseJSON5(bytes) } catch {
+            throw FileLineError(file: file, line: JSONParser.line(of: error.offset, in: bytes), problem: error.problem)
+        }
+        var config = FlywheelConfiguration()
+        let root = try ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1)
+        try root.only(["socket", "feel", "controls", "clients"])
+
+        let socket = try root.child("socket")
+        try socket.only(["path", "group", "mode"])
+        if let path = try socket.string("path", default: nil) {
+            guard path.hasPrefix("/"), path.utf8.count < 108 else { throw socket.fail("path", "must be an absolute path under 108 bytes, got \"\(path)\"") }
+            config.socketPath = path
+        }
+        config.socketGroup = try socket.string("group", default: nil)
+        if let mode = try socket.string("mode", default: nil) {
+            guard let value = UInt32(mode, radix: 8), value <= 0o777, value & 0o600 == 0o600 else {
+                throw socket.fail("mode", "must be an octal mode such as \"0660\" that lets the owner read and write, got \"\(mode)\"")
+            }
+            config.socketMode = value
+        }
+
+        let feel = try root.child("feel")
+        try feel.only(["friction", "damping", "response", "min_fling_speed", "max_speed", "release_silence_ms", "new_gesture_gap_ms", "frames_hz"])
+        if let field = feel.value("friction") {
+            if let name = field.stringValue {
+                guard let preset = Friction.preset(name) else {
+                    throw feel.fail("friction", "must be a number or one of \"standard\", \"ios-normal\", \"ios-fast\", got \"\(name)\"")
+                }
+                config.feel.friction = preset
+            } else {
+                config.feel.friction = Friction(perSecond: try feel.number("friction", in: 0.1...1000, default: 4))
+            }
+        }
+        if let field = feel.value("damping") {
+            if let name = field.stringValue {
+                guard let preset = SpringParameters.preset(name) else {
+                    throw feel.fail("damping", "must be a number or one of \"standard\", \"snappy\", \"critical\", got \"\(name)\"")
+                }
+                config.feel.spring.damping = preset.damping
+            } else {
+                config.feel.spring.damping = try feel.number("damping", in: SpringParameters.acceptedDamping, default: 0.35)
+            }
+        }
+        config.feel.spring.responseSeconds = try feel.number("response", in: SpringParameters.acceptedResponse, default: 0.3)
+        if let field = feel.value("min_fling_speed"), field != .null {
+            config.feel.minimumFlingSpeed = try feel.number("min_fling_speed", in: 0...1000, default: 0)
+        }
+        config.feel.maximumSpeed = try feel.number("max_speed", in: 1...1000, default: 60)
+        config.feel.releaseSilenceNanoseconds = Nanoseconds(try feel.integer("release_silence_ms", in: 5...2000, default: 100)) * 1_000_000
+        config.feel.newGestureGapNanoseconds = Nanoseconds(try feel.integer("new_gesture_gap_ms", in: 10...10_000, default: 200)) * 1_000_000
+        config.framesPerSecond = try feel.number("frames_hz", in: 0...240, default: 60)
+
+        let controls = try root.child("controls")
+        try controls.only(["tempo", "scrub", "mode"])
+        let tempo = try controls.child("tempo")
+        try tempo.only(["range", "table", "bpm"])
+        var range = 20...300
+        if let field = tempo.value("range") {
+            guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1],
+                low >= 1, low < high, high <= 1000
+            else {
+                throw tempo.fail("range", "must be two whole numbers [low, high] with 1 ≤ low < high ≤ 1000, got \(field.encoded())")
+            }
+            range = low...high
+        }
+        let table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))!
+        config.tempoDial = TempoDial(range: range, table: table)
+        guard !table.values(in: range).isEmpty else {
+            throw tempo.fail("table", "has no value within the range \(range.lowerBound)–\(range.upperBound)")
+        }
+        config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
+
+        let scrub = try controls.child("scrub")
+        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates"])
+        config.detentsPerSweep = try scrub.number("detents_per_sweep", in: 1...100_000, default: 200)
+        if let field = scrub.value("seconds_per_detent") {
+            guard case .array(let items) = field, items.count == 2, let low = items[0].doubleValue, let high = items[1].doubleValue,
+                low > 0, low <= high, high <= 3600
+            else {
+                throw scrub.fail("seconds_per_detent", "must be [low, high] seconds with 0 < low ≤ high ≤ 3600, got \(field.encoded())")
+            }
+            config.secondsPerDetent = low...high
+        }
+        config.armingNanoseconds = Nanoseconds(try scrub.integer("arming_ms", in: 0...5000, default: 200)) * 1_000_000
+        if let field = scrub.value("shuttle_rates") {
+            guard case .array(let items) = field, (1...7).contains(items.count) else {
+                throw scrub.fail("shuttle_rates", "must be 1 to 7 rates for ring positions 1…7, got \(field.encoded())")
+            }
+            let rates = items.compactMap(\.doubleValue)
+            guard rates.count == items.count, rates.allSatisfy({ $0 > 0 && $0 <= 1000 }), rates == rates.sorted(), Set(rates).count == rates.count else {
+                throw scrub.fail("shuttle_rates", "must be increasing positive numbers (times real time), got \(field.encoded())")
+            }
+            config.shuttleRates = ShuttleRates(rates: rates)
+        }
+
+        let mode = try controls.child("mode")
+        try mode.only(["segments", "initial"])
+        if let field = mode.value("segments") {
+            guard case .array(let items) = field, !items.isEmpty else {
+                throw mode.fail("segments", "must be a non-empty list of \"tempo\" and \"scrub\", got \(field.encoded())")
+            }
+            let names = items.compactMap(\.stringValue)
+            guard names.count == items.count, names.allSatisfy({ ["tempo", "scrub"].contains($0) }), Set(names).count == names.count else {
+                throw mode.fail("segments", "must list \"tempo\" and \"scrub\", each at most once, got \(field.encoded())")
+            }
+            config.modes = names
+        }
+        config.initialMode = try mode.choice("initial", config.modes, default: config.modes[0])
+
+        let clients = try root.child("clients")
+        try clients.only(["max_clients", "queue_messages"])
+        config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
+        config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024)
+        return config
+    }
+
+    /// The scrubber these settings describe, over `durationSeconds`.
+    public func scrubber(durationSeconds: Double) -> Scrubber {
+        var scrubber = Scrubber(durationSeconds: durationSeconds)
+        scrubber.detentsPerSweep = detentsPerSweep
+        scrubber.secondsPerDetentRange = secondsPerDetent
+        scrubber.armingNanoseconds = armingNanoseconds
+        return scrubber
+    }
+}

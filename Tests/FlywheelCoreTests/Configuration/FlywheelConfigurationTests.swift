@@ -1,0 +1,99 @@
+import Testing
+@testable import FlywheelCore
+
+@Suite("Configuration (JSON5)")
+struct FlywheelConfigurationTests {
+    static func parse(_ text: String) throws -> FlywheelConfiguration {
+        try FlywheelConfiguration.parse(Array(text.utf8), file: "/etc/flywheel/flywheel.json5")
+    }
+
+    @Test("empty, comment-only and {} give the defaults")
+    func defaults() throws {
+        for text in ["", "  // nothing here\n/* still nothing */\n", "{}"] {
+            let config = try Self.parse(text)
+            #expect(config.tempoDial == TempoDial() && config.bpm == 120 && config.framesPerSecond == 60)
+            #expect(config.feel == FeelParameters() && config.modes == ["tempo", "scrub"] && config.maxClients == 256)
+        }
+    }
+
+    @Test("JSON5: comments, identifier keys, single quotes, trailing commas; every value mapped")
+    func full() throws {
+        let config = try Self.parse("""
+            // The music box in the kitchen.
+            {
+              socket: { path: '/run/flywheel/kitchen.sock', group: "audio", mode: "0640", },
+              feel: { friction: "ios-normal", damping: "snappy", response: 0.25, min_fling_speed: 1.5, max_speed: 40,
+                      release_silence_ms: 80, new_gesture_gap_ms: 250, frames_hz: 30 },
+              controls: {
+                tempo: { range: [40, 208], table: "maelzel", bpm: 96 },  /* Maelzel's scale */
+                scrub: { detents_per_sweep: 100, seconds_per_detent: [1, 20], arming_ms: 150, shuttle_rates: [1, 2, 4], },
+                mode: { segments: ["scrub", "tempo"], initial: "scrub" },
+              },
+              clients: { max_clients: 32, queue_messages: 256 },
+            }
+            """)
+        #expect(config.socketPath == "/run/flywheel/kitchen.sock" && config.socketGroup == "audio" && config.socketMode == 0o640)
+        #expect(config.feel.friction == .iosNormal && config.feel.spring.damping == 0.6 && config.feel.spring.responseSeconds == 0.25)
+        #expect(config.feel.minimumFlingSpeed == 1.5 && config.feel.maximumSpeed == 40)
+        #expect(config.feel.releaseSilenceNanoseconds == 80_000_000 && config.feel.newGestureGapNanoseconds == 250_000_000)
+        #expect(config.framesPerSecond == 30 && config.bpm == 96 && config.tempoDial.table == .maelzel && config.tempoDial.range == 40...208)
+        #expect(config.detentsPerSweep == 100 && config.secondsPerDetent == 1...20 && config.armingNanoseconds == 150_000_000)
+        #expect(config.shuttleRates.rates == [1, 2, 4] && config.modes == ["scrub", "tempo"] && config.initialMode == "scrub")
+        #expect(config.maxClients == 32 && config.queueMessages == 256)
+        let core = DaemonCore(configuration: config)
+        #expect(core.mode.active == "scrub" && core.tempo.bpm == 96)
+    }
+
+    static let bad: [(String, String)] = [
+        ("{ sockets: {} }", "line 1: unknown key 'sockets'; the keys are socket, feel, controls, clients."),
+        ("{\n socket: { path: 'relative.sock' } }", "line 2: key 'socket.path' must be an absolute path under 108 bytes, got \"relative.sock\"."),
+        ("{ socket: { mode: '0777x' } }", "line 1: key 'socket.mode' must be an octal mode such as \"0660\" that lets the owner read and write, got \"0777x\"."),
+        ("{ socket: { mode: '0060' } }", "line 1: key 'socket.mode' must be an octal mode such as \"0660\" that lets the owner read and write, got \"0060\"."),
+        ("{ socket: 5 }", "line 1: key 'socket' must be an object { … }, got a number."),
+        ("{ socket: { user: 'x' } }", "line 1: unknown key 'socket.user'; the keys of 'socket' are path, group, mode."),
+        ("{ feel: { friction: 'sticky' } }", "line 1: key 'feel.friction' must be a number or one of \"standard\", \"ios-normal\", \"ios-fast\", got \"sticky\"."),
+        ("{ feel: { friction: 0 } }", "line 1: key 'feel.friction' must be from 0.1 to 1000, got 0."),
+        ("{ feel: { damping: 5 } }", "line 1: key 'feel.damping' must be from 0.1 to 2, got 5."),
+        ("{ feel: { damping: 'bouncy' } }", "line 1: key 'feel.damping' must be a number or one of \"standard\", \"snappy\", \"critical\", got \"bouncy\"."),
+        ("{ feel: { response: '0.3' } }", "line 1: key 'feel.response' must be a number, got a string."),
+        ("{ feel: { release_silence_ms: -5 } }", "line 1: key 'feel.release_silence_ms' must be from 5 to 2000, got -5."),
+        ("{ feel: { release_silence_ms: 12.5 } }", "line 1: key 'feel.release_silence_ms' must be a whole number, got 12.5."),
+        ("{ feel: { frames_hz: 1000 } }", "line 1: key 'feel.frames_hz' must be from 0 to 240, got 1000."),
+        ("{\n\n controls: { tempo: { range: [300, 20] } } }", "line 3: key 'controls.tempo.range' must be two whole numbers [low, high] with 1 ≤ low < high ≤ 1000, got [300,20]."),
+        ("{ controls: { tempo: { bpm: 400 } } }", "line 1: key 'controls.tempo.bpm' must be from 20 to 300, got 400."),
+        ("{ controls: { tempo: { table: 'roman' } } }", "line 1: key 'controls.tempo.table' must be one of \"integer\", \"maelzel\", got \"roman\"."),
+        ("{ controls: { tempo: { range: [1, 30], table: 'maelzel' } } }", "line 1: key 'controls.tempo.table' has no value within the range 1–30."),
+        ("{ controls: { scrub: { seconds_per_detent: [5, 1] } } }", "line 1: key 'controls.scrub.seconds_per_detent' must be [low, high] seconds with 0 < low ≤ high ≤ 3600, got [5,1]."),
+        ("{ controls: { scrub: { shuttle_rates: [2, 1] } } }", "line 1: key 'controls.scrub.shuttle_rates' must be increasing positive numbers (times real time), got [2,1]."),
+        ("{ controls: { scrub: { shuttle_rates: [1,2,3,4,5,6,7,8] } } }", "line 1: key 'controls.scrub.shuttle_rates' must be 1 to 7 rates for ring positions 1…7, got [1,2,3,4,5,6,7,8]."),
+        ("{ controls: { mode: { segments: [] } } }", "line 1: key 'controls.mode.segments' must be a non-empty list of \"tempo\" and \"scrub\", got []."),
+        ("{ controls: { mode: { segments: ['tempo', 'volume'] } } }", "line 1: key 'controls.mode.segments' must list \"tempo\" and \"scrub\", each at most once, got [\"tempo\",\"volume\"]."),
+        ("{ controls: { mode: { initial: 'scrub', segments: ['tempo'] } } }", "line 1: key 'controls.mode.initial' must be one of \"tempo\", got \"scrub\"."),
+        ("{ controls: { volume: {} } }", "line 1: unknown key 'controls.volume'; the keys of 'controls' are tempo, scrub, mode."),
+        ("{ clients: { max_clients: 0 } }", "line 1: key 'clients.max_clients' must be from 1 to 4096, got 0."),
+        ("{\n feel: {},\n feel: {} }", "line 3: the key \"feel\" appears twice (first on line 2)."),
+        ("{ feel: { damping: NaN } }", "line 1: NaN and Infinity are not numbers a configuration accepts."),
+        ("{ feel: {} } extra", "line 1: unexpected text after the configuration object."),
+        ("{\n /* never closed\n", "line 2: a /* comment that never ends."),
+        ("{ feel: { damping: 'x }", "line 1: expected '\"' to close the string but the input ended."),
+        ("[1, 2]", "line 1: the configuration must be an object { … }, got an array."),
+    ]
+
+    @Test("malformed configurations name the file, the line and the key", arguments: 0..<bad.count)
+    func errors(_ index: Int) {
+        let (text, message) = Self.bad[index]
+        do throws(FileLineError) {
+            _ = try FlywheelConfiguration.parse(Array(text.utf8), file: "/etc/flywheel/flywheel.json5")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description == "/etc/flywheel/flywheel.json5 " + message)
+        }
+    }
+
+    @Test("invalid UTF-8 is named with its line")
+    func utf8() {
+        #expect(throws: FileLineError(file: "f", line: 2, problem: "invalid UTF-8")) {
+            try FlywheelConfiguration.parse(Array("{\n".utf8) + [0xFF] + Array("}".utf8), file: "f")
+        }
+    }
+}
