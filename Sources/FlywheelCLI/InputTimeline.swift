@@ -18,6 +18,8 @@ public struct InputTimeline: Sendable {
     public var endNanoseconds: Nanoseconds
     /// A short description of the source device.
     public var deviceName: String
+    /// The simulated device's profile id (nil for recordings).
+    public var profileID: String? = nil
 
     /// Loads a `.sim` scenario (run through the simulator) or a recording. A recording's times
     /// start at 0 unless `keepTimes` (the replay prints them as recorded).
@@ -39,7 +41,8 @@ public struct InputTimeline: Sendable {
             }
             items += moves.map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
             items.sort { $0.0 < $1.0 }
-            return InputTimeline(items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name)
+            return InputTimeline(
+                items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name, profileID: result.profile.id)
         }
         let moves: [ReplayCommand.Move]
         switch try ReplayInput.load(path, channels: channels) {

@@ -138,8 +138,9 @@ let scrubDuration = Double(scrubDurationText ?? (isDemo ? "214" : "0")) ?? -1
 guard scrubDuration >= 0, scrubDuration <= 1e7 else { fail("--scrub-duration takes seconds from 0 to 10,000,000.", status: 2) }
 var core = DaemonCore(configuration: configuration, scrubDurationSeconds: scrubDuration)
 if framesText != nil { core.framesPerSecond = framesPerSecond }
-let devices: [JSONValue] = timeline.map {
-    [.object([("name", .string($0.deviceName)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
+let devices: [JSONValue] = timeline.map { timeline in
+    let name = timeline.profileID.flatMap { configuration.device(profile: $0)?.name } ?? timeline.deviceName
+    return [.object([("name", .string(name)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
 } ?? []
 
 // systemd's watchdog, when it asks for one: WATCHDOG=1 every half interval (the only timer at rest).
@@ -149,6 +150,9 @@ let watchdogInterval: Nanoseconds? = {
     return usec * 1000 / 2
 }()
 var nextWatchdog: Nanoseconds? = watchdogInterval.map { MonotonicClock.now() + $0 }
+
+// The simulated device's configured role (matched by its profile), if the configuration names it.
+var knobControl: String { (timeline?.profileID).flatMap { configuration.device(profile: $0)?.control } ?? "mode" }
 
 // Input playback: item i happens at start + its time; nil start means waiting for clients.
 var playbackStart: Nanoseconds?
@@ -182,7 +186,7 @@ var lastFrame: Nanoseconds = 0
             let (offset, item) = timeline.items[nextItem]
             let time = start + offset
             switch item {
-            case .knob(let detents): messages += core.knob(by: detents, at: time)
+            case .knob(let detents): messages += core.knob(by: detents, at: time, control: knobControl)
             case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time)
             }
             nextItem += 1

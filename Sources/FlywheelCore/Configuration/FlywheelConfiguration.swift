@@ -38,6 +38,36 @@ public struct FlywheelConfiguration: Sendable {
     /// Client limits.
     public var maxClients = 256
     public var queueMessages = 1024
+    /// The devices and their roles.
+    public var devices: [DeviceEntry] = []
+
+    /// One configured device: how it is found and what it drives.
+    public struct DeviceEntry: Sendable, Hashable {
+        /// A name for messages and `hello`.
+        public var name: String
+        /// The `hardware/` profile it is (also what a simulated scenario names).
+        public var profile: String
+        /// An evdev node or stable symlink, for USB and kernel devices.
+        public var path: String?
+        /// GPIO lines, for an encoder wired to a chip: chip, A, B and an optional button (offsets or names).
+        public var gpio: GPIOLines?
+        /// `knob` (its rotation drives a control) or `buttons` (only its keys are used).
+        public var role: String
+        /// What the knob drives: `mode` (whatever the mode switch selects), `tempo` or `scrub`.
+        public var control: String
+        /// Take the device exclusively (EVIOCGRAB).
+        public var grab: Bool
+
+        public struct GPIOLines: Sendable, Hashable {
+            public var chip: String
+            public var a: String
+            public var b: String
+            public var button: String?
+        }
+    }
+
+    /// The configured device for a profile id, if any.
+    public func device(profile: String) -> DeviceEntry? { devices.first { $0.profile == profile } }
 
     /// The defaults.
     public init() {}
@@ -50,7 +80,7 @@ public struct FlywheelConfiguration: Sendable {
         }
         var config = FlywheelConfiguration()
         let root = try ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1)
-        try root.only(["socket", "feel", "controls", "clients"])
+        try root.only(["socket", "feel", "controls", "clients", "devices"])
 
         let socket = try root.child("socket")
         try socket.only(["path", "group", "mode"])
@@ -158,7 +188,53 @@ public struct FlywheelConfiguration: Sendable {
         try clients.only(["max_clients", "queue_messages"])
         config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
         config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024)
+        config.devices = try parseDevices(root, modes: config.modes)
         return config
+    }
+
+    static func parseDevices(_ root: ConfigReader, modes: [String]) throws(FileLineError) -> [DeviceEntry] {
+        guard let field = root.value("devices") else { return [] }
+        guard case .array(let items) = field else { throw root.fail("devices", "must be a list of devices, got \(field.kindDescription)") }
+        var entries: [DeviceEntry] = []
+        for index in items.indices {
+            let key = "devices[\(index)]"
+            let device = try ConfigReader(
+                file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
+            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab"])
+            guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
+                throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
+            }
+            guard profile.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw device.fail("profile", "must be a profile id (letters, digits, - and _), got \"\(profile)\"")
+            }
+            let path = try device.string("path", default: nil)
+            if let path, !path.hasPrefix("/dev/") { throw device.fail("path", "must be a device node under /dev/, got \"\(path)\"") }
+            var gpio: DeviceEntry.GPIOLines?
+            if device.value("gpio") != nil {
+                let lines = try device.child("gpio")
+                try lines.only(["chip", "a", "b", "button"])
+                func line(_ name: String, required: Bool) throws(FileLineError) -> String? {
+                    guard let value = lines.value(name) else {
+                        if required { throw FileLineError(file: root.file, line: lines.objectLine, problem: "key '\(lines.keyPath(name))' is missing: give a line offset or name") }
+                        return nil
+                    }
+                    if case .int(let offset) = value, offset >= 0, offset < 10_000 { return String(offset) }
+                    if let name = value.stringValue, !name.isEmpty { return name }
+                    throw lines.fail(name, "must be a line offset (a whole number) or a line name, got \(value.encoded())")
+                }
+                guard let chip = try lines.string("chip", default: nil) else {
+                    throw FileLineError(file: root.file, line: lines.objectLine, problem: "key '\(lines.keyPath("chip"))' is missing: give the chip's name, path or label")
+                }
+                gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
+            }
+            if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
+            let control = try device.choice("control", ["mode"] + modes, default: "mode")
+            entries.append(DeviceEntry(
+                name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,
+                role: try device.choice("role", ["knob", "buttons"], default: "knob"), control: control,
+                grab: try device.bool("grab", default: false)))
+        }
+        return entries
     }
 
     /// The scrubber these settings describe, over `durationSeconds`.

@@ -27,10 +27,11 @@ public struct DaemonCore: Sendable {
 
     // MARK: Input
 
-    /// The knob turned by `detents` at `time`: goes to the active mode's control.
-    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ServerMessage] {
+    /// The knob turned by `detents` at `time`: goes to `control` (`tempo`, `scrub`), or with
+    /// `mode` (the default) to the active mode's control.
+    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, control: String = "mode") -> [ServerMessage] {
         var events = advanceEvents(to: time)
-        switch mode.active {
+        switch control == "mode" ? mode.active : control {
         case "scrub": events += scrub.move(by: detents, at: time, touching: touching)
         default: events += tempo.move(by: detents, at: time, touching: touching)
         }

@@ -307,6 +307,20 @@ struct DaemonConfigurationTests {
         #expect(missing.status == 1 && missing.err.contains("open on /nonexistent/flywheel.json5 failed: No such file or directory (ENOENT)."))
     }
 
+    @Test("a configured device's control routes the simulated knob, and its name reaches hello")
+    func deviceRole() throws {
+        let path = Self.write("{ devices: [ { name: 'kitchen knob', profile: 'ec11', control: 'scrub' } ] }")
+        let daemon = try DaemonProcess([
+            "--config", path, "--simulate", DaemonEndToEndTests.flick, "--hold-until-clients", "1", "--frames", "0", "--scrub-duration", "214",
+        ])
+        defer { _ = daemon.stop() }
+        let client = try TestClient(daemon.socketPath)
+        let hello = try #require(client.next())
+        #expect(hello["devices"]?.encoded().contains("kitchen knob") == true)
+        let committed = client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue == "committed" })
+        #expect((committed?["position"]?.doubleValue ?? 0) > 6)
+    }
+
     @Test("SIGHUP reloads the configuration without dropping clients, and keeps the running one when the new file is bad")
     func reload() throws {
         let path = Self.write("{ controls: { tempo: { bpm: 96 } } }")

@@ -45,7 +45,7 @@ struct FlywheelConfigurationTests {
     }
 
     static let bad: [(String, String)] = [
-        ("{ sockets: {} }", "line 1: unknown key 'sockets'; the keys are socket, feel, controls, clients."),
+        ("{ sockets: {} }", "line 1: unknown key 'sockets'; the keys are socket, feel, controls, clients, devices."),
         ("{\n socket: { path: 'relative.sock' } }", "line 2: key 'socket.path' must be an absolute path under 108 bytes, got \"relative.sock\"."),
         ("{ socket: { mode: '0777x' } }", "line 1: key 'socket.mode' must be an octal mode such as \"0660\" that lets the owner read and write, got \"0777x\"."),
         ("{ socket: { mode: '0060' } }", "line 1: key 'socket.mode' must be an octal mode such as \"0660\" that lets the owner read and write, got \"0060\"."),
@@ -87,6 +87,38 @@ struct FlywheelConfigurationTests {
             Issue.record("accepted: \(text)")
         } catch {
             #expect(error.description == "/etc/flywheel/flywheel.json5 " + message)
+        }
+    }
+
+    @Test("devices: roles, evdev paths and GPIO lines, with errors naming the entry")
+    func devices() throws {
+        let config = try Self.parse("""
+            { devices: [
+                { name: "kitchen knob", profile: "ec11", gpio: { chip: "gpiochip0", a: 17, b: "GPIO27", button: 22 }, control: "tempo" },
+                { profile: "powermate", path: "/dev/input/flywheel-powermate", grab: true },
+              ] }
+            """)
+        #expect(config.devices.count == 2)
+        #expect(config.devices[0].gpio == .init(chip: "gpiochip0", a: "17", b: "GPIO27", button: "22"))
+        #expect(config.devices[0].control == "tempo" && config.devices[0].role == "knob")
+        #expect(config.devices[1].name == "powermate" && config.devices[1].control == "mode" && config.devices[1].grab)
+        #expect(config.device(profile: "ec11")?.name == "kitchen knob")
+        let failures: [(String, String)] = [
+            ("{ devices: {} }", "line 1: key 'devices' must be a list of devices, got an object."),
+            ("{ devices: [\n { name: 'x' } ] }", "line 2: key 'devices[0].profile' is missing: name the device's hardware/ profile, such as \"ec11\"."),
+            ("{ devices: [ { profile: 'ec11', path: 'event3' } ] }", "line 1: key 'devices[0].path' must be a device node under /dev/, got \"event3\"."),
+            ("{ devices: [ { profile: 'ec11', control: 'volume' } ] }", "line 1: key 'devices[0].control' must be one of \"mode\", \"tempo\", \"scrub\", got \"volume\"."),
+            ("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip0', a: 17 } } ] }", "line 1: key 'devices[0].gpio.b' is missing: give a line offset or name."),
+            ("{ devices: [ { profile: 'ec11', gpio: { chip: 'c', a: -1, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a line offset (a whole number) or a line name, got -1."),
+            ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab."),
+        ]
+        for (text, message) in failures {
+            do throws(FileLineError) {
+                _ = try FlywheelConfiguration.parse(Array(text.utf8), file: "f.json5")
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.description == "f.json5 " + message)
+            }
         }
     }
 
