@@ -221,10 +221,16 @@ server.onCommand = { command, time in
     defer { schedule() }
     return answer
 }
-server.onSubscriptionsChanged = {
-    if playbackStart == nil, timeline != nil, server.clientCount >= holdUntil {
-        playbackStart = MonotonicClock.now()
+@MainActor func startPlayback() {
+    let now = MonotonicClock.now()
+    playbackStart = now
+    if case .object(let fields)? = devices.first {
+        let text = { (key: String) in fields.first(where: { $0.0 == key })?.1.stringValue ?? "" }
+        server.broadcast([DaemonCore.device("added", name: text("name"), path: text("path"), kind: text("kind"), at: now)])
     }
+}
+server.onSubscriptionsChanged = {
+    if playbackStart == nil, timeline != nil, server.clientCount >= holdUntil { startPlayback() }
     schedule()
 }
 loop.onTimer { wake() }
@@ -254,7 +260,7 @@ do {
 } catch {
     fail("\(error)")
 }
-if timeline != nil, holdUntil == 0 { playbackStart = MonotonicClock.now() }
+if timeline != nil, holdUntil == 0 { startPlayback() }
 schedule()
 SystemdNotify.send("READY=1")
 do {

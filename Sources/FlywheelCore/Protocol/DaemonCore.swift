@@ -138,6 +138,14 @@ public struct DaemonCore: Sendable {
         ServerMessage(className: "error", fields: [("code", .string(code)), ("message", .string(message))], timeNanoseconds: time)
     }
 
+    /// A `device` message: `added` or `removed`, with the device's name, path and kind.
+    public static func device(_ action: String, name: String, path: String, kind: String, at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(
+            className: "device",
+            fields: [("action", .string(action)), ("name", .string(name)), ("path", .string(path)), ("kind", .string(kind))],
+            timeNanoseconds: time)
+    }
+
     /// The `hello` banner.
     public func hello(version: String, devices: [JSONValue], at time: Nanoseconds) -> ServerMessage {
         ServerMessage(
