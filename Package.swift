@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO"]),
         .testTarget(
             name: "FlywheelCLITests",
-            dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"]
+            dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"],
+            exclude: ["MPD/mpd-scrubs.sim"]
         ),
     ],
     swiftLanguageModes: [.v6]

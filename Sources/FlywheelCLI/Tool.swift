@@ -11,6 +11,7 @@ public enum FlywheelTool {
         \(PlotCommand.usage)
         \(ReplayCommand.usage)
         \(WatchCommand.usage)
+        \(MPDCommand.usage)
             flywheel --version
         """
 
@@ -29,6 +30,7 @@ public enum FlywheelTool {
             case "replay": try ReplayCommand.run(rest, console: console)
             case "watch": try WatchCommand.run(rest, console: console)
             case "send": try WatchCommand.send(rest, console: console)
+            case "mpd": try MPDCommand.run(rest, console: console)
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":

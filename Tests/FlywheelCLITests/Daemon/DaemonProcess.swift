@@ -163,6 +163,21 @@ final class TestClient {
         }
     }
 
+    /// The next raw line (for non-JSON peers such as MPD), or nil.
+    func rawLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
     /// Reads until a message satisfies `predicate` (returning it) or the stream ends.
     func next(where predicate: (JSONValue) -> Bool) -> JSONValue? {
         while let message = next() { if predicate(message) { return message } }
