@@ -1,4 +1,5 @@
 import FlywheelCore
+import FlywheelReplay
 import FlywheelSimulator
 
 /// What a recording or a scenario does to a knob and its buttons, as a timeline: used by
@@ -8,6 +9,10 @@ public struct InputTimeline: Sendable {
     public enum Item: Sendable, Hashable {
         /// The knob moved by some detents.
         case knob(detents: Double)
+        /// A touch region moved by some detents (a finger is on it).
+        case touch(detents: Double)
+        /// The finger lifted.
+        case lift
         /// A button changed.
         case button(code: UInt16, pressed: Bool)
     }
@@ -44,13 +49,46 @@ public struct InputTimeline: Sendable {
             return InputTimeline(
                 items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name, profileID: result.profile.id)
         }
-        let moves: [ReplayCommand.Move]
         switch try ReplayInput.load(path, channels: channels) {
-        case .quadrature(let trace, _): moves = ReplayCommand.moves(from: trace, steps: steps, rest: nil)
-        case .evdev(let recording): moves = try ReplayCommand.moves(from: recording, path: path)
+        case .quadrature(let trace, _):
+            items = ReplayCommand.moves(from: trace, steps: steps, rest: nil).map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
+        case .evdev(let recording):
+            if RotaryReport.infer(from: recording) == nil, let region = touchRegion(for: recording) {
+                name = recording.name ?? name
+                items = touchItems(recording, region: region)
+            } else {
+                items = try ReplayCommand.moves(from: recording, path: path).map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
+            }
         }
-        let start = keepTimes ? 0 : moves.first?.timeNanoseconds ?? 0
-        items = moves.map { ($0.timeNanoseconds - start, .knob(detents: $0.detents)) }
+        let start = keepTimes ? 0 : items.first?.0 ?? 0
+        items = items.map { ($0.0 - start, $0.1) }
         return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name)
+    }
+
+    /// A touch panel's default knob: a ring about the middle of its surface, 24 detents a turn,
+    /// ignoring the central fifth (where the angle is unsteady).
+    static func touchRegion(for recording: EvemuRecording) -> TouchRegion? {
+        let axes = recording.absoluteAxes
+        guard let x = axes.first(where: { $0.code == AbsCode.mtPositionX }) ?? axes.first(where: { $0.code == AbsCode.x }),
+            let y = axes.first(where: { $0.code == AbsCode.mtPositionY }) ?? axes.first(where: { $0.code == AbsCode.y })
+        else { return nil }
+        let width = Double(x.maximum - x.minimum), height = Double(y.maximum - y.minimum)
+        return .ring(
+            centerX: Double(x.minimum) + width / 2, centerY: Double(y.minimum) + height / 2,
+            minimumRadius: min(width, height) / 10, detentsPerTurn: 24)
+    }
+
+    static func touchItems(_ recording: EvemuRecording, region: TouchRegion) -> [(Nanoseconds, Item)] {
+        var tracker = TouchTracker()
+        var knob = TouchKnob(region: region)
+        var items: [(Nanoseconds, Item)] = []
+        for event in recording.events {
+            guard let frame = tracker.feed(event), let motion = knob.feed(frame) else { continue }
+            switch motion {
+            case .move(let detents, let time): items.append((time, .touch(detents: detents)))
+            case .lift(let time): items.append((time, .lift))
+            }
+        }
+        return items
     }
 }

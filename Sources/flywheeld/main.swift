@@ -187,6 +187,8 @@ var lastFrame: Nanoseconds = 0
             let time = start + offset
             switch item {
             case .knob(let detents): messages += core.knob(by: detents, at: time, control: knobControl)
+            case .touch(let detents): messages += core.knob(by: detents, at: time, touching: true, control: knobControl)
+            case .lift: messages += core.lift(at: time, control: knobControl)
             case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time)
             }
             nextItem += 1

@@ -85,3 +85,19 @@ extension String {
         split(separator: separator, omittingEmptySubsequences: false)
     }
 }
+
+@Suite("flywheel replay on touch panels")
+struct TouchReplayTests {
+    static let recording = RepositoryPaths.path("../shared/fixtures/touch-evemu/wetab.event")
+
+    @Test("a real touch recording replays as a ring knob: one gesture per touch that moved it",
+          .enabled(if: access(recording, R_OK) == 0, "../shared/fixtures is absent"))
+    func wetab() {
+        let run = ToolRun.run(["replay", Self.recording])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0["class"] == .string("tempo") })
+        #expect(lines.filter { $0["phase"] == .string("began") }.count <= 11)  // at most one per touch
+    }
+}

@@ -14,7 +14,12 @@ enum ReplayCommand {
         """
 
     /// One detent move of the input, with its time.
-    struct Move { var timeNanoseconds: Nanoseconds; var detents: Double }
+    struct Move {
+        var timeNanoseconds: Nanoseconds
+        var detents: Double
+        var touching = false
+        var lift = false
+    }
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "replay")
@@ -38,8 +43,12 @@ enum ReplayCommand {
 
         let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels, keepTimes: true)
         let moves = timeline.items.compactMap { entry -> Move? in
-            if case .knob(let detents) = entry.item { return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents) }
-            return nil
+            switch entry.item {
+            case .knob(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents)
+            case .touch(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents, touching: true)
+            case .lift: return Move(timeNanoseconds: entry.timeNanoseconds, detents: 0, lift: true)
+            case .button: return nil
+            }
         }
         var runner: ControlRunner
         switch control {
@@ -82,10 +91,17 @@ enum ControlRunner {
     case tempo(TempoControl)
     case scrub(ScrubControl)
 
-    mutating func move(by detents: Double, at time: Nanoseconds) -> [ControlEvent] {
+    mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
         switch self {
-        case .tempo(var c): let e = c.move(by: detents, at: time); self = .tempo(c); return e
-        case .scrub(var c): let e = c.move(by: detents, at: time); self = .scrub(c); return e
+        case .tempo(var c): let e = c.move(by: detents, at: time, touching: touching); self = .tempo(c); return e
+        case .scrub(var c): let e = c.move(by: detents, at: time, touching: touching); self = .scrub(c); return e
+        }
+    }
+
+    mutating func lift(at time: Nanoseconds) -> [ControlEvent] {
+        switch self {
+        case .tempo(var c): let e = c.lift(at: time); self = .tempo(c); return e
+        case .scrub(var c): let e = c.lift(at: time); self = .scrub(c); return e
         }
     }
 
@@ -135,7 +151,8 @@ enum ControlRunner {
             if let deadline, deadline == next {
                 events += advance(to: next)
             } else if let input, input == next {
-                events += move(by: moves[index].detents, at: next)
+                let move = moves[index]
+                events += move.lift ? lift(at: next) : self.move(by: move.detents, at: next, touching: move.touching)
                 index += 1
             } else if let frame = frame(at: next) {
                 events.append(frame)

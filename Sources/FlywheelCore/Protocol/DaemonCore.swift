@@ -38,6 +38,16 @@ public struct DaemonCore: Sendable {
         return events.map(ServerMessage.init)
     }
 
+    /// A touch lifted from the knob's region.
+    public mutating func lift(at time: Nanoseconds, control: String = "mode") -> [ServerMessage] {
+        var events = advanceEvents(to: time)
+        switch control == "mode" ? mode.active : control {
+        case "scrub": events += scrub.lift(at: time)
+        default: events += tempo.lift(at: time)
+        }
+        return events.map(ServerMessage.init)
+    }
+
     /// A button: `press` and `release` messages, then `tap` (a release within 0.5 s, which
     /// advances the mode switch) or `long-press`.
     public mutating func button(_ code: UInt16, pressed: Bool, at time: Nanoseconds) -> [ServerMessage] {
