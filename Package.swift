@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["FlywheelReplay", "FlywheelCore", "FlywheelIO"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO"]),
+        .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO", "FlywheelCore"]),
         .testTarget(
             name: "FlywheelCLITests",
             dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"],

@@ -137,8 +137,11 @@ final class MPDBridge {
                 } catch let error as MPDClient.Failure where error.description.hasPrefix("MPD refused") {
                     log("flywheel mpd: \(error)")
                     needsSync = true
+                } catch let error as SystemError where error.subject == flywheelAddress {
+                    dropFlywheel(error.description)  // telling flywheeld the position failed
+                    continue
                 } catch {
-                    if flywheel == nil || "\(error)".contains(flywheelAddress) { dropFlywheel("\(error)") } else { dropMPD("\(error)") }
+                    dropMPD("\(error)")
                     continue
                 }
             }

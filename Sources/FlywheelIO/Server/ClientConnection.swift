@@ -31,8 +31,9 @@ final class ClientConnection {
         seq += 1
         let bytes = message.bytes(seq: seq)
         if message.isFrame, let key = message.coalescingKey {
-            // Latest wins: replace an unsent frame of the same control (not one half written).
-            if let index = queue.indices.last(where: { $0 > 0 || offset == 0 ? queue[$0].frameKey == key : false }) {
+            // Latest wins: replace an unsent frame of the same control (not the one half written).
+            let firstUnsent = offset > 0 ? 1 : 0
+            if let index = queue.indices.last(where: { $0 >= firstUnsent && queue[$0].frameKey == key }) {
                 queue.remove(at: index)
             }
             queue.append((bytes, key))
