@@ -5,6 +5,31 @@
 // toolchain plus libevdev and libgpiod through system-library targets.
 import PackageDescription
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fuzz targets are built only when FLYWHEEL_FUZZ=1 (with `swift build --sanitize=fuzzer`), so a
+/// normal build is unaffected. Each is Sources/Fuzz/fuzz-NAME.
+let fuzzing: Bool = {
+    #if canImport(Glibc)
+    return getenv("FLYWHEEL_FUZZ").map { String(cString: $0) == "1" } ?? false
+    #else
+    return false
+    #endif
+}()
+let fuzzTargets: [Target] = fuzzing
+    ? [
+        ("ClientCommand", ["FlywheelCore"]), ("Config", ["FlywheelCore"]), ("Evemu", ["FlywheelCore", "FlywheelReplay"]),
+        ("VCD", ["FlywheelCore", "FlywheelReplay"]), ("EdgeLog", ["FlywheelCore", "FlywheelReplay"]),
+        ("Scenario", ["FlywheelCore", "FlywheelSimulator"]),
+    ].map { name, dependencies in
+        .executableTarget(
+            name: "fuzz-\(name)", dependencies: dependencies.map { .target(name: $0) }, path: "Sources/Fuzz/fuzz-\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    }
+    : []
+
 let package = Package(
     name: "Flywheel",
     products: [
@@ -65,6 +90,6 @@ let package = Package(
             dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"],
             exclude: ["MPD/mpd-scrubs.sim"]
         ),
-    ],
+    ] + fuzzTargets,
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,9 @@ enum PlotCommand {
         var args = Arguments(arguments, command: "plot")
         guard let velocity = try FeelOptions.number(&args, "flick") else { throw .usage("'plot' needs --flick V (detents per second)") }
         let position = try FeelOptions.number(&args, "from", default: 0)!
+        guard abs(position) <= 1_000_000, abs(velocity) <= 1_000_000 else {
+            throw .usage("--from and --flick take values within ±1,000,000")
+        }
         let control = try args.option("control") ?? "scrub"
         let format = try args.option("format")
         let parameters = try FeelOptions.parse(&args)

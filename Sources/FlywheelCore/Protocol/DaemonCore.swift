@@ -111,7 +111,8 @@ public struct DaemonCore: Sendable {
         case .setTempo(let bpm, let range, let table):
             let dial = TempoDial(range: range ?? tempo.dial.range, table: table ?? tempo.dial.table)
             let target = bpm ?? Double(tempo.bpm)
-            if let bpm, !dial.range.contains(Int(bpm.rounded())) || !bpm.isFinite {
+            // Compared as doubles: a huge number must be refused, not converted (that would trap).
+            if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
                 return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)

@@ -60,7 +60,9 @@ struct DaemonEndToEndTests {
         ("{\"cmd\":\"set\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":7}", "bad-type"),
         ("{\"cmd\":\"set\",\"control\":\"volume\"}", "unknown-control"), ("{\"cmd\":\"set\",\"control\":\"tempo\"}", "missing-field"),
         ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\"fast\"}", "bad-type"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":900}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":-5}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":NaN}", "invalid-json"),
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":-5}", "out-of-range"),
+        // Found by fuzz-ClientCommand: a bpm too large for an Int trapped the conversion.
+        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":934444444444444444444444444444444444}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":NaN}", "invalid-json"),
         ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[300,20]}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[20]}", "bad-type"),
         ("{\"cmd\":\"set\",\"control\":\"tempo\",\"table\":\"roman\"}", "out-of-range"),
         ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":-1}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":\"long\"}", "bad-type"),
