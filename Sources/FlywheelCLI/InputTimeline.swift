@@ -3,19 +3,12 @@ import FlywheelReplay
 import FlywheelSimulator
 
 /// What a recording or a scenario does to a knob and its buttons, as a timeline: used by
-/// `flywheel replay` in virtual time and by `flywheeld --simulate/--replay` in real time.
+/// `flywheel replay` in virtual time and by `flywheeld --simulate/--replay` in real time. Every
+/// source goes through the backends' own interpreters (``DeviceReplay``), so a replay decodes
+/// exactly as the live device would.
 public struct InputTimeline: Sendable {
-    /// One step of the timeline.
-    public enum Item: Sendable, Hashable {
-        /// The knob moved by some detents.
-        case knob(detents: Double)
-        /// A touch region moved by some detents (a finger is on it).
-        case touch(detents: Double)
-        /// The finger lifted.
-        case lift
-        /// A button changed.
-        case button(code: UInt16, pressed: Bool)
-    }
+    /// One step of the timeline: what the device backend reports.
+    public typealias Item = DeviceInput.Action
 
     /// Items with times in nanoseconds from the start of the recording, in order.
     public var items: [(timeNanoseconds: Nanoseconds, item: Item)]
@@ -23,6 +16,8 @@ public struct InputTimeline: Sendable {
     public var endNanoseconds: Nanoseconds
     /// A short description of the source device.
     public var deviceName: String
+    /// The device's kind as the classifier sees it (`encoder`, `jog-dial`, `touch`, …).
+    public var kind: String = "encoder"
     /// The simulated device's profile id (nil for recordings).
     public var profileID: String? = nil
 
@@ -31,64 +26,45 @@ public struct InputTimeline: Sendable {
     public static func load(
         _ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil, keepTimes: Bool = false
     ) throws(ToolError) -> InputTimeline {
-        var items: [(Nanoseconds, Item)] = []
+        let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
+        var inputs: [DeviceInput] = []
         var name = path
+        var kind = "encoder"
         if path.hasSuffix(".sim") {
             let outcome = try SimCommand.simulate(path, seed: nil, hardware: hardware)
             let result = outcome.simulation
             name = result.profile.name
-            for edge in result.debouncedButtonEdges { items.append((edge.timeNanoseconds, .button(code: edge.code, pressed: edge.pressed))) }
-            let moves: [ReplayCommand.Move]
+            kind = result.profile.kind.rawValue
             if result.profile.report == .gpio {
-                moves = ReplayCommand.moves(from: result.gpioTrace, steps: result.profile.stepsPerDetent, rest: result.profile.rest)
+                inputs = DeviceReplay.inputs(
+                    from: result.gpioTrace, stepsPerDetent: result.profile.stepsPerDetent, rest: result.profile.rest, kernelEvents: false)
+                // The simulator's button already went through its debounce (gpio-keys or firmware).
+                inputs += result.debouncedButtonEdges.map { DeviceInput(.button(code: $0.code, pressed: $0.pressed), at: $0.timeNanoseconds) }
             } else {
-                moves = try ReplayCommand.moves(from: SimCommand.evemu(for: result.profile, events: result.inputEvents), path: path)
+                let recording = SimCommand.evemu(for: result.profile, events: result.inputEvents)
+                inputs = DeviceReplay.inputs(from: recording, profiles: hints + [result.profile.hint], forced: result.profile.id).inputs
             }
-            items += moves.map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
-            items.sort { $0.0 < $1.0 }
+            let items = inputs.enumerated().sorted { ($0.element.timeNanoseconds, $0.offset) < ($1.element.timeNanoseconds, $1.offset) }
+                .map { ($0.element.timeNanoseconds, $0.element.action) }
             return InputTimeline(
-                items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name, profileID: result.profile.id)
+                items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name, kind: kind,
+                profileID: result.profile.id)
         }
         switch try ReplayInput.load(path, channels: channels) {
-        case .quadrature(let trace, _):
-            items = ReplayCommand.moves(from: trace, steps: steps, rest: nil).map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
+        case .quadrature(let trace, let logName):
+            name = logName ?? name
+            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"))
         case .evdev(let recording):
-            if RotaryReport.infer(from: recording) == nil, let region = touchRegion(for: recording) {
-                name = recording.name ?? name
-                items = touchItems(recording, region: region)
-            } else {
-                items = try ReplayCommand.moves(from: recording, path: path).map { ($0.timeNanoseconds, .knob(detents: $0.detents)) }
+            let replay = DeviceReplay.inputs(from: recording, profiles: hints)
+            guard replay.classification.knob != nil || !replay.classification.buttons.isEmpty else {
+                throw ToolError("\(path) has nothing Flywheel can replay: \(replay.classification.reason)")
             }
+            name = recording.name ?? name
+            kind = replay.classification.kind
+            inputs = replay.inputs
         }
-        let start = keepTimes ? 0 : items.first?.0 ?? 0
-        items = items.map { ($0.0 - start, $0.1) }
-        return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name)
-    }
-
-    /// A touch panel's default knob: a ring about the middle of its surface, 24 detents a turn,
-    /// ignoring the central fifth (where the angle is unsteady).
-    static func touchRegion(for recording: EvemuRecording) -> TouchRegion? {
-        let axes = recording.absoluteAxes
-        guard let x = axes.first(where: { $0.code == AbsCode.mtPositionX }) ?? axes.first(where: { $0.code == AbsCode.x }),
-            let y = axes.first(where: { $0.code == AbsCode.mtPositionY }) ?? axes.first(where: { $0.code == AbsCode.y })
-        else { return nil }
-        let width = Double(x.maximum - x.minimum), height = Double(y.maximum - y.minimum)
-        return .ring(
-            centerX: Double(x.minimum) + width / 2, centerY: Double(y.minimum) + height / 2,
-            minimumRadius: min(width, height) / 10, detentsPerTurn: 24)
-    }
-
-    static func touchItems(_ recording: EvemuRecording, region: TouchRegion) -> [(Nanoseconds, Item)] {
-        var tracker = TouchTracker()
-        var knob = TouchKnob(region: region)
-        var items: [(Nanoseconds, Item)] = []
-        for event in recording.events {
-            guard let frame = tracker.feed(event), let motion = knob.feed(frame) else { continue }
-            switch motion {
-            case .move(let detents, let time): items.append((time, .touch(detents: detents)))
-            case .lift(let time): items.append((time, .lift))
-            }
-        }
-        return items
+        let start = keepTimes ? 0 : inputs.first?.timeNanoseconds ?? 0
+        let items = inputs.map { ($0.timeNanoseconds - start, $0.action) }
+        return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name, kind: kind)
     }
 }

@@ -26,6 +26,21 @@ public struct ProfileLibrary {
         return directories
     }
 
+    /// Every profile found, the first of each id in search order; unreadable files are skipped.
+    func all() -> [DeviceProfile] {
+        var seen: Set<String> = []
+        var profiles: [DeviceProfile] = []
+        for directory in directories {
+            for name in (try? FileSystem.listDirectory(directory)) ?? [] where name.hasSuffix(".profile") {
+                let id = String(name.dropLast(8))
+                guard !seen.contains(id), let profile = try? profile(id) else { continue }
+                seen.insert(id)
+                profiles.append(profile)
+            }
+        }
+        return profiles
+    }
+
     /// Loads the profile `id`.
     func profile(_ id: String) throws(ToolError) -> DeviceProfile {
         for directory in directories {

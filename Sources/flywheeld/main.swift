@@ -23,6 +23,12 @@ let usage = """
       --frames HZ         continuous frames while in motion for clients that ask (default 60, 0 = none)
       --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo uses 214)
       --max-clients N     clients served at once (default 256); one more is told so and closed
+      --input-dir DIR     where evdev nodes appear (default /dev/input); --gpio-dir DIR for GPIO chips (default /dev)
+      --no-devices        take no hardware (only --simulate/--replay input)
+
+    Without --simulate or --replay, flywheeld takes the devices the configuration lists (evdev paths
+    or GPIO lines), or, when it lists none, every knob it recognises in /dev/input; devices may come
+    and go while it runs.
 
     The protocol is documented in PROTOCOL.md.
 
@@ -67,6 +73,9 @@ let holdUntil = Int(option("hold-until-clients") ?? "0") ?? -1
 let framesText = option("frames")
 let scrubDurationText = option("scrub-duration")
 let maxClientsText = option("max-clients")
+let inputDirectory = option("input-dir") ?? "/dev/input"
+let gpioDirectory = option("gpio-dir") ?? "/dev"
+let noDevices = flag("no-devices")
 if let unknown = arguments.first { fail("unknown option '\(unknown)'; run 'flywheeld --help'.", status: 2) }
 guard holdUntil >= 0 else { fail("--hold-until-clients takes a whole number.", status: 2) }
 guard let framesPerSecond = Double(framesText ?? "60"), framesPerSecond >= 0, framesPerSecond <= 240 else {
@@ -138,10 +147,33 @@ let scrubDuration = Double(scrubDurationText ?? (isDemo ? "214" : "0")) ?? -1
 guard scrubDuration >= 0, scrubDuration <= 1e7 else { fail("--scrub-duration takes seconds from 0 to 10,000,000.", status: 2) }
 var core = DaemonCore(configuration: configuration, scrubDurationSeconds: scrubDuration)
 if framesText != nil { core.framesPerSecond = framesPerSecond }
-let devices: [JSONValue] = timeline.map { timeline in
+let timelineDevices: [JSONValue] = timeline.map { timeline in
     let name = timeline.profileID.flatMap { configuration.device(profile: $0)?.name } ?? timeline.deviceName
     return [.object([("name", .string(name)), ("kind", .string(simulate != nil ? "simulated" : "replay")), ("path", .string(simulate ?? replay ?? ""))])]
 } ?? []
+
+// Hardware: configured devices, or discovery; they may come and go.
+var manager: DeviceManager?
+if timeline == nil, !noDevices {
+    let backends = DeviceBackends(hardware: hardware, entries: configuration.devices)
+    do {
+        manager = try DeviceManager(
+            loop: loop, wants: backends.wants, discover: backends.wants.isEmpty, inputDirectory: inputDirectory, gpioDirectory: gpioDirectory,
+            opener: backends.opener)
+    } catch {
+        fail("\(error)")
+    }
+}
+var devices: [JSONValue] {
+    timelineDevices + (manager?.openDevices ?? []).map { device in
+        .object([("name", .string(device.name)), ("kind", .string(device.kind)), ("path", .string(device.path))])
+    }
+}
+// The metronome beat for devices with a light (configured `led: "beat"`): the only timer at rest then.
+let beatLights = configuration.devices.contains { $0.led == "beat" }
+var nextBeat: Nanoseconds? = beatLights ? MonotonicClock.now() : nil
+// Input times never go back for the controls (a kernel timestamp may predate the last wakeup).
+var coreTime: Nanoseconds = 0
 
 // systemd's watchdog, when it asks for one: WATCHDOG=1 every half interval (the only timer at rest).
 let watchdogInterval: Nanoseconds? = {
@@ -153,6 +185,9 @@ var nextWatchdog: Nanoseconds? = watchdogInterval.map { MonotonicClock.now() + $
 
 // The simulated device's configured role (matched by its profile), if the configuration names it.
 var knobControl: String { (timeline?.profileID).flatMap { configuration.device(profile: $0)?.control } ?? "mode" }
+var timelineDevice: DeviceManager.Open {
+    DeviceManager.Open(name: timeline?.deviceName ?? "", path: simulate ?? replay ?? "", kind: timeline?.kind ?? "", profile: timeline?.profileID, control: knobControl)
+}
 
 // Input playback: item i happens at start + its time; nil start means waiting for clients.
 var playbackStart: Nanoseconds?
@@ -170,6 +205,8 @@ var lastFrame: Nanoseconds = 0
     }
     if let deadline = core.nextDeadline { deadlines.append(deadline) }
     if let nextWatchdog { deadlines.append(nextWatchdog) }
+    if let deadline = manager?.nextDeadline { deadlines.append(deadline) }
+    if let nextBeat, manager?.openDevices.isEmpty == false { deadlines.append(nextBeat) }
     let now = MonotonicClock.now()
     if core.framesPerSecond > 0, server.anyoneWantsFrames, core.isMoving(at: now) {
         let period = Nanoseconds((1e9 / core.framesPerSecond).rounded())
@@ -184,13 +221,7 @@ var lastFrame: Nanoseconds = 0
     if let timeline, let start = playbackStart {
         while nextItem < timeline.items.count, start + timeline.items[nextItem].timeNanoseconds <= now {
             let (offset, item) = timeline.items[nextItem]
-            let time = start + offset
-            switch item {
-            case .knob(let detents): messages += core.knob(by: detents, at: time, control: knobControl)
-            case .touch(let detents): messages += core.knob(by: detents, at: time, touching: true, control: knobControl)
-            case .lift: messages += core.lift(at: time, control: knobControl)
-            case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time)
-            }
+            messages += routed(timelineDevice, [DeviceInput(item, at: start + offset)])
             nextItem += 1
         }
         if nextItem >= timeline.items.count, loopInput, now >= start + timeline.endNanoseconds {
@@ -198,6 +229,13 @@ var lastFrame: Nanoseconds = 0
             nextItem = 0
         }
     }
+    manager?.wake(at: now)
+    if let beat = nextBeat, now >= beat {
+        manager?.beat(at: now)
+        let period = Nanoseconds(60e9 / max(1, Double(core.tempo.bpm)))
+        nextBeat = beat + period * max(1, (now - beat) / period + 1)
+    }
+    coreTime = max(coreTime, now)
     messages += core.advance(to: now)
     server.broadcast(messages)
     if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
@@ -215,6 +253,39 @@ var lastFrame: Nanoseconds = 0
         }
     }
     schedule()
+}
+
+/// Input from a device, routed to the controls: knob motion to the device's control, buttons to
+/// the button logic, the shuttle ring to the scrub, gaps to every client.
+@MainActor func route(_ device: DeviceManager.Open, _ inputs: [DeviceInput]) {
+    server.broadcast(routed(device, inputs))
+    schedule()
+}
+
+@MainActor func routed(_ device: DeviceManager.Open, _ inputs: [DeviceInput]) -> [ServerMessage] {
+    var messages: [ServerMessage] = []
+    for input in inputs {
+        let time = max(input.timeNanoseconds, coreTime)
+        coreTime = time
+        switch input.action {
+        case .knob(let detents) where device.control != "none": messages += core.knob(by: detents, at: time, control: device.control)
+        case .touch(let detents) where device.control != "none": messages += core.knob(by: detents, at: time, touching: true, control: device.control)
+        case .lift where device.control != "none": messages += core.lift(at: time, control: device.control)
+        case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time)
+        case .shuttle(let position) where device.control != "none": messages += core.shuttle(position: position, at: time)
+        case .gap(let reason): messages.append(DaemonCore.gap(device: device.path, reason: reason, at: time))
+        default: break
+        }
+    }
+    return messages
+}
+if let manager {
+    manager.onInput = { device, inputs in route(device, inputs) }
+    manager.onChange = { action, device, time in
+        server.broadcast([DaemonCore.device(action, name: device.name, path: device.path, kind: device.kind, at: time)])
+        schedule()
+    }
+    manager.onProblem = { sentence in try? FileOutput.standardError.write("flywheeld: \(sentence)\n") }
 }
 
 server.hello = { time in core.hello(version: FlywheelVersion.string, devices: devices, at: time) }
@@ -263,6 +334,7 @@ do {
     fail("\(error)")
 }
 if timeline != nil, holdUntil == 0 { startPlayback() }
+do { try manager?.start() } catch { fail("\(error)") }
 schedule()
 SystemdNotify.send("READY=1")
 do {
@@ -272,5 +344,6 @@ do {
     fail("\(error)")
 }
 SystemdNotify.send("STOPPING=1")
+manager?.shutdown()
 server.shutdown()
 exit(0)

@@ -47,7 +47,7 @@ enum ReplayCommand {
             case .knob(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents)
             case .touch(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents, touching: true)
             case .lift: return Move(timeNanoseconds: entry.timeNanoseconds, detents: 0, lift: true)
-            case .button: return nil
+            case .button, .shuttle, .gap: return nil
             }
         }
         var runner: ControlRunner

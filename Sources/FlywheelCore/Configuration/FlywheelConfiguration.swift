@@ -57,6 +57,10 @@ public struct FlywheelConfiguration: Sendable {
         public var control: String
         /// Take the device exclusively (EVIOCGRAB).
         public var grab: Bool
+        /// A touch panel's knob region (a ring or a strip); nil: the default ring about its middle.
+        public var region: TouchRegion? = nil
+        /// The device's light: `off`, or `beat` (flash on the metronome beat, PowerMate).
+        public var led: String = "off"
 
         public struct GPIOLines: Sendable, Hashable {
             public var chip: String
@@ -200,7 +204,7 @@ public struct FlywheelConfiguration: Sendable {
             let key = "devices[\(index)]"
             let device = try ConfigReader(
                 file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
-            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab"])
+            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab", "region", "led"])
             guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
                 throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
             }
@@ -229,12 +233,39 @@ public struct FlywheelConfiguration: Sendable {
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
             let control = try device.choice("control", ["mode"] + modes, default: "mode")
-            entries.append(DeviceEntry(
+            var entry = DeviceEntry(
                 name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,
                 role: try device.choice("role", ["knob", "buttons"], default: "knob"), control: control,
-                grab: try device.bool("grab", default: false)))
+                grab: try device.bool("grab", default: false))
+            entry.led = try device.choice("led", ["off", "beat"], default: "off")
+            if device.value("region") != nil { entry.region = try parseRegion(try device.child("region")) }
+            entries.append(entry)
         }
         return entries
+    }
+
+    /// `region: { shape: "ring", center: [x, y], min_radius: r, detents_per_turn: 24 }` or
+    /// `region: { shape: "strip", axis: "x", from: a, to: b, detents: 32 }`, in device units.
+    static func parseRegion(_ region: ConfigReader) throws(FileLineError) -> TouchRegion {
+        let shape = try region.choice("shape", ["ring", "strip"], default: "ring")
+        if shape == "ring" {
+            try region.only(["shape", "center", "min_radius", "detents_per_turn"])
+            guard let field = region.value("center") else {
+                throw FileLineError(file: region.file, line: region.objectLine, problem: "key '\(region.keyPath("center"))' is missing: give the ring's centre [x, y] in device units")
+            }
+            guard case .array(let items) = field, items.count == 2, let x = items[0].doubleValue, let y = items[1].doubleValue,
+                x.isFinite, y.isFinite
+            else { throw region.fail("center", "must be [x, y] in device units, got \(field.encoded())") }
+            return .ring(
+                centerX: x, centerY: y, minimumRadius: try region.number("min_radius", in: 0...1e9, default: 0),
+                detentsPerTurn: try region.number("detents_per_turn", in: 1...3600, default: 24))
+        }
+        try region.only(["shape", "axis", "from", "to", "detents"])
+        let axis = try region.choice("axis", ["x", "y"], default: "x")
+        let from = try region.number("from", in: -1e9...1e9, default: 0)
+        let to = try region.number("to", in: -1e9...1e9, default: 0)
+        guard from != to else { throw region.fail("to", "must differ from 'from' (the strip has no length)") }
+        return .strip(alongX: axis == "x", from: from, to: to, detents: try region.number("detents", in: 1...100_000, default: 32))
     }
 
     /// The scrubber these settings describe, over `durationSeconds`.

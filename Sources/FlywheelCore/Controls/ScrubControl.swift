@@ -8,6 +8,8 @@ public struct ScrubControl: Sendable {
     public private(set) var engine: KnobEngine
     var lastDetent = 0
     var lastRelease: Nanoseconds?
+    var shuttleRate = 0.0
+    var shuttleSince: Nanoseconds?
 
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
@@ -29,10 +31,48 @@ public struct ScrubControl: Sendable {
     public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { translate(engine.lift(at: time)) }
 
     /// Brings the control to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { translate(engine.advance(to: time)) }
+    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { translate(engine.advance(to: time)) + advanceShuttle(to: time) }
 
-    /// When to call ``advance(to:)`` next; nil at rest.
-    public var nextDeadline: Nanoseconds? { engine.nextDeadline }
+    /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
+    /// scrub has run one more detent at its rate.
+    public var nextDeadline: Nanoseconds? {
+        var deadlines = [engine.nextDeadline].compactMap { $0 }
+        if let since = shuttleSince, shuttleRate != 0 {
+            let seconds = scrubber.secondsPerDetent / abs(shuttleRate)
+            deadlines.append(since + max(1_000_000, Nanoseconds(seconds * 1e9)))
+        }
+        return deadlines.min()
+    }
+
+    /// A shuttle ring's rate (× real time; 0 at centre). Leaving centre begins a scrub; returning
+    /// to it ends the scrub: committed once armed, else rolled back like a quick click.
+    public mutating func shuttle(rate: Double, at time: Nanoseconds) -> [ControlEvent] {
+        var out = advanceShuttle(to: time)
+        if rate == 0 {
+            guard shuttleSince != nil else { return out }
+            shuttleSince = nil
+            shuttleRate = 0
+            out += emit(scrubber.end(at: time))
+        } else {
+            if shuttleSince == nil, scrubber.gesture == nil { out += emit(scrubber.move(byDetents: 0, at: time)) }
+            shuttleSince = time
+            shuttleRate = rate
+        }
+        return out
+    }
+
+    mutating func advanceShuttle(to time: Nanoseconds) -> [ControlEvent] {
+        guard let since = shuttleSince, time > since, shuttleRate != 0 else { return [] }
+        shuttleSince = time
+        return emit(scrubber.shuttle(rate: shuttleRate, forNanoseconds: time - since, at: time))
+    }
+
+    func emit(_ scrubEvents: [Scrubber.Event]) -> [ControlEvent] {
+        scrubEvents.map {
+            .scrub(phase: $0.phase, positionSeconds: $0.positionSeconds, durationSeconds: scrubber.durationSeconds,
+                   originSeconds: $0.originSeconds, timeNanoseconds: $0.timeNanoseconds)
+        }
+    }
 
     /// A frame at `time` while moving: the continuous position in seconds.
     public func frame(at time: Nanoseconds) -> ControlEvent? {

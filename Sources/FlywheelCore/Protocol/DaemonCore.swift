@@ -12,6 +12,8 @@ public struct DaemonCore: Sendable {
     let parameters: FeelParameters
     /// Continuous frames per second while in motion (0: none).
     public var framesPerSecond: Double
+    /// Scrub rates for a shuttle ring's positions.
+    public var shuttleRates = ShuttleRates()
 
     /// Creates the core.
     public init(
@@ -73,6 +75,19 @@ public struct DaemonCore: Sendable {
     /// A press held this long is a long press, not a tap (0.5 s).
     public static let longPressNanoseconds: Nanoseconds = 500_000_000
     var pressedAt: [UInt16: Nanoseconds] = [:]
+
+    /// A shuttle ring moved to `position` (−7…+7): the scrub runs at that position's rate until the
+    /// ring returns to centre, which ends the scrub (committed once armed, like a knob's).
+    public mutating func shuttle(position: Int, at time: Nanoseconds) -> [ServerMessage] {
+        var events = advanceEvents(to: time)
+        events += scrub.shuttle(rate: shuttleRates.rate(at: position), at: time)
+        return events.map(ServerMessage.init)
+    }
+
+    /// A `gap` message: input from `device` was lost (`reason`); counting resumed after it.
+    public static func gap(device: String, reason: String, at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(className: "gap", fields: [("device", .string(device)), ("reason", .string(reason))], timeNanoseconds: time)
+    }
 
     /// Brings every control to `time`.
     public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
@@ -198,6 +213,7 @@ extension DaemonCore {
             scrubber: configuration.scrubber(durationSeconds: scrubDurationSeconds), modes: configuration.modes,
             framesPerSecond: configuration.framesPerSecond)
         _ = mode.select(configuration.initialMode)
+        shuttleRates = configuration.shuttleRates
     }
 
     /// The same daemon under a reloaded configuration: the tempo, the scrub content and position

@@ -18,3 +18,23 @@ enum Syscall {
         }
     }
 }
+
+extension Syscall {
+    /// A libevdev call: a negative result is `-errno`.
+    static func evdev(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            if -result == EINTR { continue }
+            throw SystemError(function: function, subject: subject(), errno: -result)
+        }
+    }
+
+    /// A C-library call returning a pointer: nil means failure with `errno` set.
+    static func pointer<T>(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> T?) throws(SystemError) -> T {
+        Glibc.errno = 0
+        if let result = body() { return result }
+        let error = Glibc.errno
+        throw SystemError(function: function, subject: subject(), errno: error == 0 ? ENODEV : error)
+    }
+}

@@ -1,0 +1,123 @@
+/// One edge on a GPIO line, as the kernel timestamps it.
+public struct GPIOEdge: Sendable, Hashable {
+    /// Which line.
+    public enum Line: Sendable, Hashable {
+        case a, b, button
+    }
+
+    /// Kernel timestamp on the monotonic clock.
+    public var timeNanoseconds: Nanoseconds
+    /// The line.
+    public var line: Line
+    /// Rising (the line went high) or falling.
+    public var rising: Bool
+
+    /// Creates an edge.
+    public init(timeNanoseconds: Nanoseconds, line: Line, rising: Bool) {
+        self.timeNanoseconds = timeNanoseconds
+        self.line = line
+        self.rising = rising
+    }
+}
+
+/// Turns an encoder's GPIO edges (A, B and an optional push button) into ``DeviceInput``: the
+/// quadrature decoder for the knob, a software debounce for the button (libgpiod 1.6 has none).
+///
+/// Lost edges are detected, not guessed at: the kernel keeps 16 events per line, and when it
+/// overflows two edges of the same direction arrive in a row on a line — a level sequence that
+/// cannot happen. The backend also reports a buffer that came back full. Either gives one `gap`;
+/// the decoder restarts from the line levels read back, so the count never jumps.
+public struct GPIOEdgeInterpreter: Sendable {
+    /// Quarter steps per detent.
+    public let stepsPerDetent: StepsPerDetent
+    /// The button's debounce: a level must hold this long to count (default 5 ms).
+    public var buttonDebounceNanoseconds: Nanoseconds
+    /// The code button events carry (BTN_0).
+    public var buttonCode: UInt16 = KeyCode.btn0
+    /// Whether a low level means pressed (a switch to ground with a pull-up).
+    public var buttonActiveLow = true
+
+    var decoder: QuadratureDecoder
+    let rest: QuadratureLevels?
+    var buttonLevel: Bool
+    var buttonChangedAt: Nanoseconds?
+    var buttonReportedPressed: Bool
+    /// Gaps reported so far.
+    public private(set) var gaps = 0
+    /// Net detents so far.
+    public var detents: Int { decoder.detents + detentsBeforeGaps }
+    var detentsBeforeGaps = 0
+
+    /// Creates an interpreter for lines that start at `initial` (and a button line at `buttonLevel`).
+    public init(
+        stepsPerDetent: StepsPerDetent, initial: QuadratureLevels, rest: QuadratureLevels? = nil, buttonLevel: Bool = true,
+        buttonDebounceNanoseconds: Nanoseconds = 5_000_000
+    ) {
+        self.stepsPerDetent = stepsPerDetent
+        self.rest = rest
+        self.decoder = QuadratureDecoder(stepsPerDetent: stepsPerDetent, initial: initial, rest: rest)
+        self.buttonLevel = buttonLevel
+        self.buttonReportedPressed = !buttonLevel
+        self.buttonDebounceNanoseconds = buttonDebounceNanoseconds
+    }
+
+    /// The A/B levels the decoder is at.
+    public var levels: QuadratureLevels { decoder.levels }
+
+    /// Feeds edges in time order; edges with the same timestamp change the levels together (an
+    /// invalid double step when both A and B change).
+    public mutating func feed(_ edges: [GPIOEdge]) -> [DeviceInput] {
+        var out: [DeviceInput] = []
+        var index = 0
+        while index < edges.count {
+            let time = edges[index].timeNanoseconds
+            out += expire(at: time - 1)
+            var next = decoder.levels
+            var impossible = false
+            while index < edges.count, edges[index].timeNanoseconds == time {
+                let edge = edges[index]
+                index += 1
+                switch edge.line {
+                case .a, .b:
+                    let line: QuadratureLine = edge.line == .a ? .a : .b
+                    if next.level(of: line) == edge.rising { impossible = true }
+                    next = next.setting(line, to: edge.rising)
+                case .button:
+                    if buttonLevel == edge.rising { impossible = true }
+                    buttonLevel = edge.rising
+                    buttonChangedAt = time
+                }
+            }
+            if impossible {
+                out += overflow(levels: next, at: time)
+                continue
+            }
+            if next != decoder.levels {
+                let fired = decoder.feed(next)
+                if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
+            }
+        }
+        return out
+    }
+
+    /// Edges were lost: one `gap`, and the decoder restarts at `levels` (read back from the lines).
+    public mutating func overflow(levels: QuadratureLevels, at time: Nanoseconds) -> [DeviceInput] {
+        gaps += 1
+        detentsBeforeGaps += decoder.detents
+        decoder = QuadratureDecoder(stepsPerDetent: stepsPerDetent, initial: levels, rest: rest ?? decoder.rest)
+        return [DeviceInput(.gap(reason: "GPIO event buffer overflow"), at: time)]
+    }
+
+    /// When the button's level will have held for the debounce time, if it is settling.
+    public var nextDeadline: Nanoseconds? { buttonChangedAt.map { $0 + buttonDebounceNanoseconds } }
+
+    /// Time passed: a button level that held for the debounce time is reported.
+    public mutating func expire(at time: Nanoseconds) -> [DeviceInput] {
+        guard let deadline = nextDeadline, time >= deadline else { return [] }
+        buttonChangedAt = nil
+        let pressed = buttonLevel != buttonActiveLow
+        guard pressed != buttonReportedPressed else { return [] }
+        buttonReportedPressed = pressed
+        return [DeviceInput(.button(code: buttonCode, pressed: pressed), at: deadline)]
+    }
+}

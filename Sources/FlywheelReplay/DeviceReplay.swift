@@ -1,0 +1,58 @@
+import FlywheelCore
+
+extension EvemuRecording {
+    /// The recorded device as the classifier sees a live one: name and ids from the header, codes
+    /// from the `B:` bitmasks and from the events themselves (a short recording may have no bitmasks),
+    /// axis ranges from the `A:` lines.
+    public var deviceDescription: InputDeviceDescription {
+        var codes: [UInt16: Set<UInt16>] = [:]
+        for (type, bytes) in capabilities where type != EventType.syn {
+            for (index, byte) in bytes.enumerated() where byte != 0 {
+                for bit in 0..<8 where byte & (1 << bit) != 0 { codes[type, default: []].insert(UInt16(index * 8 + bit)) }
+            }
+        }
+        for event in events where event.type != EventType.syn { codes[event.type, default: []].insert(event.code) }
+        var ranges: [UInt16: ClosedRange<Int32>] = [:]
+        for axis in absoluteAxes where axis.minimum <= axis.maximum { ranges[axis.code] = axis.minimum...axis.maximum }
+        return InputDeviceDescription(
+            name: name ?? "", bus: bus ?? 0, vendor: vendor ?? 0, product: product ?? 0, version: version ?? 0, codes: codes, absoluteRanges: ranges)
+    }
+}
+
+/// Replays recordings through the backends' own decoding: an evemu recording through the evdev
+/// interpreter a live device of its class would get, edges through the GPIO edge interpreter.
+public enum DeviceReplay {
+    /// What the evdev backend makes of a recorded device, classified as it would be live.
+    public static func inputs(
+        from recording: EvemuRecording, profiles: [DeviceProfileHint], forced: String? = nil, touchRegion: TouchRegion? = nil
+    ) -> (classification: EvdevClassification, inputs: [DeviceInput]) {
+        let classification = DeviceClassifier.classify(recording.deviceDescription, profiles: profiles, forced: forced, touchRegion: touchRegion)
+        var interpreter = EvdevInterpreter(classification)
+        var inputs: [DeviceInput] = []
+        for event in recording.events {
+            if let deadline = interpreter.nextDeadline, deadline <= event.timeNanoseconds { inputs += interpreter.expire(at: deadline) }
+            inputs += interpreter.feed(event)
+        }
+        if let deadline = interpreter.nextDeadline { inputs += interpreter.expire(at: deadline) }
+        return (classification, inputs)
+    }
+
+    /// What the GPIO backend makes of recorded edges (a `.edges` log or a VCD capture's A/B pair).
+    /// `kernelEvents`: the edges are the kernel's own events (an edge log from `flywheel record`),
+    /// so an edge that repeats a line's level is evidence of loss; a logic analyser's samples are
+    /// not, and such repeats are dropped.
+    public static func inputs(
+        from trace: QuadratureTrace, stepsPerDetent: StepsPerDetent, rest: QuadratureLevels?, kernelEvents: Bool
+    ) -> [DeviceInput] {
+        var interpreter = GPIOEdgeInterpreter(stepsPerDetent: stepsPerDetent, initial: trace.initial, rest: rest)
+        var levels = trace.initial
+        var edges: [GPIOEdge] = []
+        edges.reserveCapacity(trace.edges.count)
+        for edge in trace.edges {
+            if !kernelEvents, levels.level(of: edge.line) == edge.level { continue }
+            levels = levels.setting(edge.line, to: edge.level)
+            edges.append(GPIOEdge(timeNanoseconds: edge.timeNanoseconds, line: edge.line == .a ? .a : .b, rising: edge.level))
+        }
+        return interpreter.feed(edges)
+    }
+}
