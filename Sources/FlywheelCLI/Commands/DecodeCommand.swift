@@ -4,10 +4,13 @@ import FlywheelReplay
 /// `flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary]`
 enum DecodeCommand {
     static let usage = """
-        flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary]
+        flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary | --inputs] [--hardware DIR]
             Decode a quadrature recording (.vcd, .edges) or an evemu recording into detents.
             Prints one JSON line per detent {"t","detent","position"}, or with --summary one object
             {"quarter_steps","detents","valid","invalid","steps_per_detent"}. Default steps per detent: 4.
+            --inputs prints what the device backend makes of it, exactly as from the live device: for
+            evemu, first {"device":{kind, profile, reason}}, then one line per input (knob, touch, lift,
+            button, shuttle, gap).
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
@@ -15,9 +18,16 @@ enum DecodeCommand {
         let channels = try args.option("channels")
         let stepsText = try args.option("steps-per-detent") ?? "4"
         let summary = args.flag("summary")
+        let inputs = args.flag("inputs")
+        let hardware = try args.option("hardware")
         let path = try args.positionals("one FILE to decode", count: 1...1)[0]
 
         let input = try ReplayInput.load(path, channels: channels)
+        if inputs {
+            guard !summary else { throw .usage("choose one of --summary and --inputs") }
+            try decodeInputs(input, path: path, stepsText: stepsText, hardware: hardware, console: console)
+            return
+        }
         switch input {
         case .quadrature(let trace, _):
             try decodeQuadrature(trace, stepsText: stepsText, summary: summary, console: console)
@@ -71,6 +81,34 @@ enum DecodeCommand {
             }
             console.out(text)
         }
+    }
+
+    static func decodeInputs(_ input: ReplayInput, path: String, stepsText: String, hardware: String?, console: Console) throws(ToolError) {
+        var text = ""
+        let inputs: [DeviceInput]
+        switch input {
+        case .quadrature(let trace, _):
+            guard let value = Int(stepsText), let steps = StepsPerDetent(rawValue: value) else {
+                throw .usage("--inputs takes --steps-per-detent 1, 2 or 4, not '\(stepsText)'")
+            }
+            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"))
+        case .evdev(let recording):
+            let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
+            let replay = DeviceReplay.inputs(from: recording, profiles: hints)
+            let device = replay.classification
+            JSONValue.object([
+                ("device", .object([
+                    ("kind", .string(device.kind)), ("profile", device.profileID.map(JSONValue.string) ?? .null), ("reason", .string(device.reason)),
+                ]))
+            ]).encode(into: &text)
+            text += "\n"
+            inputs = replay.inputs
+        }
+        for item in inputs {
+            item.json.encode(into: &text)
+            text += "\n"
+        }
+        console.out(text)
     }
 
     static func decodeEvdev(_ recording: EvemuRecording, path: String, summary: Bool, console: Console) throws(ToolError) {
