@@ -12,6 +12,8 @@ public enum FlywheelTool {
         \(ReplayCommand.usage)
         \(WatchCommand.usage)
         \(MPDCommand.usage)
+        \(DevicesCommand.usage)
+        \(RecordCommand.usage)
             flywheel --version
         """
 
@@ -31,6 +33,8 @@ public enum FlywheelTool {
             case "watch": try WatchCommand.run(rest, console: console)
             case "send": try WatchCommand.send(rest, console: console)
             case "mpd": try MPDCommand.run(rest, console: console)
+            case "devices": try DevicesCommand.run(rest, console: console)
+            case "record": try RecordCommand.run(rest, console: console)
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":

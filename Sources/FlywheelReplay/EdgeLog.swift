@@ -115,10 +115,13 @@ public struct EdgeLog: Hashable, Sendable {
         }
         out += "S: A=\(trace.initial.a ? 1 : 0) B=\(trace.initial.b ? 1 : 0)\n"
         out.reserveCapacity(out.utf8.count + trace.edges.count * 24)
-        for edge in trace.edges {
-            out += "E: \(edge.timeNanoseconds.secondsText) \(edge.line.rawValue) \(edge.level ? 1 : 0)\n"
-        }
+        for edge in trace.edges { out += Self.line(for: edge) }
         return out
+    }
+
+    /// One edge's `E:` line, with its newline (`flywheel record --gpio` streams these).
+    public static func line(for edge: QuadratureEdge) -> String {
+        "E: \(edge.timeNanoseconds.secondsText) \(edge.line.rawValue) \(edge.level ? 1 : 0)\n"
     }
 
     private static func level(_ field: ArraySlice<UInt8>, _ prefix: String) -> Bool? {

@@ -142,13 +142,40 @@ public struct EvemuRecording: Hashable, Sendable {
         for axis in absoluteAxes {
             out += "A: \(hex(axis.code, 2)) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) \(axis.resolution)\n"
         }
-        for event in events {
-            let micros = (event.timeNanoseconds / 1000)
-            let usec = String(micros % 1_000_000)
-            out += "E: \(micros / 1_000_000).\(String(repeating: "0", count: 6 - usec.count))\(usec) "
-                + "\(hex(event.type, 4)) \(hex(event.code, 4)) \(event.value)\n"
-        }
+        for event in events { out += Self.line(for: event) }
         return out
+    }
+
+    /// One event's `E:` line, with its newline (`flywheel record` streams these).
+    public static func line(for event: InputEvent) -> String {
+        let micros = (event.timeNanoseconds / 1000)
+        let usec = String(micros % 1_000_000)
+        return "E: \(micros / 1_000_000).\(String(repeating: "0", count: 6 - usec.count))\(usec) "
+            + "\(hex(event.type, 4)) \(hex(event.code, 4)) \(event.value)\n"
+    }
+
+    /// A recording's header for a live device: name, ids, capability bitmasks and axis ranges.
+    public init(describing device: InputDeviceDescription) {
+        self.init()
+        name = device.name
+        (bus, vendor, product, version) = (device.bus, device.vendor, device.product, device.version)
+        var bits: [UInt16: [UInt8]] = [EventType.syn: [0]]
+        func set(_ type: UInt16, _ code: UInt16) {
+            var bytes = bits[type] ?? []
+            let index = Int(code / 8)
+            if bytes.count <= index { bytes += [UInt8](repeating: 0, count: index + 1 - bytes.count) }
+            bytes[index] |= 1 << (code % 8)
+            bits[type] = bytes
+        }
+        set(EventType.syn, SynCode.report)
+        for (type, codes) in device.codes {
+            set(EventType.syn, type)
+            for code in codes { set(type, code) }
+        }
+        capabilities = bits
+        absoluteAxes = device.absoluteRanges.keys.sorted().map { code in
+            AbsoluteAxis(code: code, minimum: device.absoluteRanges[code]!.lowerBound, maximum: device.absoluteRanges[code]!.upperBound)
+        }
     }
 }
 

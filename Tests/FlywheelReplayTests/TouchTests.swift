@@ -42,6 +42,24 @@ struct TouchTests {
         #expect(total.isFinite)
     }
 
+    @Test("the real touch recordings replay through the evdev backend's interpreter: classified as touch, motion, and one lift per touch at most",
+          .enabled(if: FixturePaths.touchPresent, "../shared/fixtures is absent"), arguments: recordings)
+    func realRecordingsThroughBackend(_ recording: Recording) throws {
+        let base = FixturePaths.shared + "/touch-evemu/" + recording.name
+        let description = try EvemuRecording.parse(try FileSystem.readFile(base + ".prop"), file: base + ".prop")
+        let events = try EvemuRecording.parse(try FileSystem.readFile(base + ".event"), file: base + ".event", into: description)
+        let replay = DeviceReplay.inputs(from: events, profiles: [])
+        #expect(replay.classification.kind == "touch")
+        let lifts = replay.inputs.filter { $0.action == .lift }.count
+        #expect(lifts <= recording.touches)  // bcm5974's recording ends with the finger down
+        #expect(replay.inputs.contains { if case .touch = $0.action { return true } else { return false } })
+        for input in replay.inputs {
+            if case .touch(let detents) = input.action { #expect(abs(detents) < 12) }
+        }
+        // Times never go backwards.
+        #expect(zip(replay.inputs, replay.inputs.dropFirst()).allSatisfy { $0.timeNanoseconds <= $1.timeNanoseconds })
+    }
+
     /// Events of a finger drawing `turns` circles of radius 300 about (500, 500), 72 samples a turn.
     static func circle(turns: Double, protocolB: Bool, clockwise: Bool = false) -> [InputEvent] {
         var events: [InputEvent] = []

@@ -29,14 +29,22 @@ public final class DirectoryWatcher {
 
     deinit { Glibc.close(fd) }
 
-    /// Watches `directory`; false when it does not exist (yet). Watching one twice is harmless.
+    /// Watches `directory`. When it does not exist yet (no input device has ever been plugged in,
+    /// so there is no /dev/input), its nearest existing ancestor is watched instead, so its creation
+    /// is a change too; returns false then. Watching one twice is harmless.
     @discardableResult
     public func watch(_ directory: String) throws(SystemError) -> Bool {
         guard !directories.values.contains(directory) else { return true }
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF)
         let wd = inotify_add_watch(fd, directory, mask)
         if wd < 0 {
-            if errno == ENOENT || errno == ENOTDIR { return false }
+            if errno == ENOENT || errno == ENOTDIR {
+                if let slash = directory.lastIndex(of: "/"), directory != "/" {
+                    let parent = slash == directory.startIndex ? "/" : String(directory[..<slash])
+                    try watch(parent)
+                }
+                return false
+            }
             throw SystemError(function: "inotify_add_watch", subject: directory, errno: errno)
         }
         directories[wd] = directory

@@ -87,25 +87,35 @@ public final class EventLoop {
     /// Runs until ``stop()``.
     public func run() throws(SystemError) {
         running = true
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
-        while running {
-            let count = try Syscall.call("epoll_wait", "the event loop") {
-                epoll_wait(epoll, &events, Int32(events.count), -1)
+        while running { try wait(timeoutMilliseconds: -1) }
+    }
+
+    /// Waits once for readiness or the timer (at most `timeoutMilliseconds`, -1 for no limit) and
+    /// runs the handlers of what is ready: for tests that step the loop themselves.
+    public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
+        running = true
+        try wait(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    var events = [epoll_event](repeating: epoll_event(), count: 64)
+
+    func wait(timeoutMilliseconds: Int32) throws(SystemError) {
+        let count = try Syscall.call("epoll_wait", "the event loop") {
+            epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+        }
+        wakeups += 1
+        for index in 0..<Int(count) {
+            let fd = events[index].data.fd
+            let ready = Readiness(rawValue: events[index].events)
+            if fd == timer {
+                var expirations: UInt64 = 0
+                _ = read(timer, &expirations, 8)
+                armedDeadline = nil
+                timerHandler()
+            } else if let handler = handlers[fd] {
+                handler(ready)
             }
-            wakeups += 1
-            for index in 0..<Int(count) {
-                let fd = events[index].data.fd
-                let ready = Readiness(rawValue: events[index].events)
-                if fd == timer {
-                    var expirations: UInt64 = 0
-                    _ = read(timer, &expirations, 8)
-                    armedDeadline = nil
-                    timerHandler()
-                } else if let handler = handlers[fd] {
-                    handler(ready)
-                }
-                if !running { break }
-            }
+            if !running { break }
         }
     }
 

@@ -27,7 +27,9 @@ final class DaemonProcess {
 
         let daemon = ChildProcess.product("flywheeld")
         let argv: [String]
-        let full = ["--socket", self.socketPath, "--hardware", RepositoryPaths.path("hardware")] + arguments
+        // Devices come from a directory of the test's own, never the machine's /dev/input.
+        let devices = arguments.contains("--input-dir") ? [] : ["--input-dir", directory + "/input", "--gpio-dir", directory + "/gpio"]
+        let full = ["--socket", self.socketPath, "--hardware", RepositoryPaths.path("hardware")] + devices + arguments
         if let shellPrefix {
             argv = ["/bin/sh", "-c", shellPrefix + " exec \"$0\" \"$@\"", daemon] + full
         } else {
@@ -99,6 +101,8 @@ final class DaemonProcess {
         close(stderrFD)
         unlink(notifyPath)
         unlink(socketPath)
+        for name in RepositoryPaths.list(directory + "/input") { unlink(directory + "/input/" + name) }
+        rmdir(directory + "/input")
         rmdir(directory)
     }
 }

@@ -1,0 +1,67 @@
+import FlywheelCore
+import FlywheelIO
+import FlywheelReplay
+
+/// `flywheel devices`: the input devices and GPIO chips Flywheel can use, and what it makes of each.
+enum DevicesCommand {
+    static let usage = """
+        flywheel devices [--input-dir DIR] [--gpio-dir DIR] [--hardware DIR] [--json]
+            List the evdev devices and GPIO chips and what Flywheel would make of each: kind, profile,
+            whether flywheeld takes it when no device is configured, and why (or why it cannot open it).
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(ToolError) {
+        var args = Arguments(arguments, command: "devices")
+        let inputDirectory = try args.option("input-dir") ?? "/dev/input"
+        let gpioDirectory = try args.option("gpio-dir") ?? "/dev"
+        let hardware = try args.option("hardware")
+        let json = args.flag("json")
+        _ = try args.positionals("no files", count: 0...0)
+        let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)).all().map(\.hint)
+
+        var rows: [JSONValue] = []
+        var text = ""
+        let names = ((try? FileSystem.listDirectory(inputDirectory)) ?? []).filter { $0.hasPrefix("event") }
+            .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        for name in names {
+            let path = inputDirectory + "/" + name
+            do {
+                let device = try EvdevDevice(path: path)
+                defer { device.close() }
+                let description = device.description
+                let found = DeviceClassifier.classify(description, profiles: hints)
+                rows.append(.object([
+                    ("path", .string(path)), ("name", .string(description.name)), ("id", .string(description.usbID)),
+                    ("kind", .string(found.kind)), ("profile", found.profileID.map(JSONValue.string) ?? .null),
+                    ("taken", .bool(found.wanted)), ("reason", .string(found.reason)),
+                ]))
+                text += "\(path)\t\(description.name)\n    \(found.kind)"
+                    + (found.profileID.map { ", profile \($0)" } ?? "") + ", id \(description.usbID)"
+                    + (found.wanted ? ", taken by discovery" : ", not taken unless configured") + ": \(found.reason)\n"
+            } catch {
+                rows.append(.object([("path", .string(path)), ("error", .string(error.description))]))
+                text += "\(path)\n    cannot open: \(error.description)\n"
+            }
+        }
+        if names.isEmpty { text += "No input devices in \(inputDirectory).\n" }
+        let chips = GPIOLines.chips(in: gpioDirectory)
+        for chip in chips {
+            rows.append(.object([
+                ("path", .string(chip.path)), ("name", .string(chip.name)), ("label", .string(chip.label)), ("lines", .int(chip.lines)),
+                ("kind", .string("gpiochip")),
+            ]))
+            text += "\(chip.path)\t\(chip.label)\n    GPIO chip, \(chip.lines) lines: an encoder's A, B and button lines are configured as devices[].gpio\n"
+        }
+        if chips.isEmpty { text += "No GPIO chips in \(gpioDirectory) that can be opened.\n" }
+        if json {
+            var out = ""
+            for row in rows {
+                row.encode(into: &out)
+                out += "\n"
+            }
+            console.out(out)
+        } else {
+            console.out(text)
+        }
+    }
+}

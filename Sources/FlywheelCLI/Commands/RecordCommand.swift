@@ -1,0 +1,130 @@
+import FlywheelCore
+import FlywheelIO
+import FlywheelReplay
+import Glibc
+
+/// `flywheel record /dev/input/eventN` (evemu text) and `flywheel record --gpio CHIP:A,B` (an edge log).
+enum RecordCommand {
+    static let usage = """
+        flywheel record DEVICE [--seconds S] [--count N] [--name TEXT]
+        flywheel record --gpio CHIP:A,B [--seconds S] [--count N] [--name TEXT]
+            Record a device until Ctrl-C (or S seconds, or N events): an evdev node as evemu text with its
+            device header, or an encoder's GPIO lines (offsets or names) as a .edges log. Times start at 0
+            at the first event. `flywheel replay` and `flywheeld --replay` play the result through the
+            same decoding the live device gets.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(ToolError) {
+        var args = Arguments(arguments, command: "record")
+        let gpio = try args.option("gpio")
+        let seconds = try FeelOptions.number(&args, "seconds", default: 0)!
+        let countText = try args.option("count")
+        let name = try args.option("name")
+        guard seconds >= 0, seconds <= 86_400 else { throw .usage("--seconds takes 0 (until Ctrl-C) to 86400") }
+        guard let limit = Int(countText ?? "0"), limit >= 0 else { throw .usage("--count takes a whole number of events") }
+        let paths = try args.positionals(gpio == nil ? "one DEVICE to record" : "no DEVICE with --gpio", count: gpio == nil ? 1...1 : 0...0)
+
+        let loop: EventLoop
+        let signals: SignalSource
+        do {
+            signals = try SignalSource([SIGINT, SIGTERM])
+            loop = try EventLoop()
+            try loop.register(signals.fd, interest: .readable) { _ in
+                _ = signals.drain()
+                loop.stop()
+            }
+        } catch {
+            throw ToolError(error.description)
+        }
+        var recorded = 0
+        var start: Nanoseconds?
+        var failure: ToolError?
+        func relative(_ time: Nanoseconds) -> Nanoseconds {
+            if start == nil { start = time }
+            return time - start!
+        }
+        func counted() {
+            recorded += 1
+            if limit > 0, recorded >= limit { loop.stop() }
+        }
+
+        var close: () -> Void = {}
+        do {
+            if let gpio {
+                let spec = try parseGPIO(gpio)
+                let lines = try GPIOLines(chip: spec.chip, a: spec.a, b: spec.b, button: nil, consumer: "flywheel-record")
+                close = lines.close
+                let levels = try lines.levels().quadrature
+                let notes = "recorded from \(lines.chipName) (\(lines.chipLabel)) lines A=\(spec.a) B=\(spec.b)" + (lines.pullUpApplied ? ", pull-ups on" : "")
+                console.out(EdgeLog(name: name ?? "GPIO encoder on \(lines.chipName)", notes: notes, trace: QuadratureTrace(initial: levels, edges: [])).text())
+                for fd in lines.fds {
+                    try loop.register(fd, interest: .readable) { _ in
+                        do {
+                            let (edges, lost) = try lines.readEdges()
+                            var text = ""
+                            for edge in edges where edge.line != .button {
+                                text += EdgeLog.line(for: QuadratureEdge(timeNanoseconds: relative(edge.timeNanoseconds), line: edge.line == .a ? .a : .b, level: edge.rising))
+                                counted()
+                            }
+                            if lost { text += "# the kernel's buffer came back full here: edges may have been lost\n" }
+                            console.out(text)
+                        } catch {
+                            failure = ToolError("\(error)")
+                            loop.stop()
+                        }
+                    }
+                }
+            } else {
+                let device = try EvdevDevice(path: paths[0])
+                close = device.close
+                var header = EvemuRecording(describing: device.description)
+                if let name { header.name = name }
+                console.out(header.text() + "# recorded from \(paths[0])\n")
+                try loop.register(device.fd, interest: .readable) { _ in
+                    do {
+                        var text = ""
+                        for reading in try device.read() {
+                            switch reading {
+                            case .event(let event):
+                                var copy = event
+                                copy.timeNanoseconds = relative(event.timeNanoseconds)
+                                text += EvemuRecording.line(for: copy)
+                                if event.type == EventType.syn, event.code == SynCode.report { counted() }
+                            case .resynchronised:
+                                text += "# libevdev resynchronised after SYN_DROPPED\n"
+                            }
+                        }
+                        console.out(text)
+                    } catch {
+                        failure = ToolError("\(error) Recording stopped.")
+                        loop.stop()
+                    }
+                }
+            }
+            if seconds > 0 { loop.arm(at: MonotonicClock.now() + Nanoseconds(seconds * 1e9)) }
+            loop.onTimer { loop.stop() }
+            try loop.run()
+        } catch let error as SystemError {
+            close()
+            throw ToolError(error.description)
+        } catch let error as ToolError {
+            close()
+            throw error
+        } catch {
+            close()
+            throw ToolError("\(error)")
+        }
+        close()
+        if let failure { throw failure }
+    }
+
+    static func parseGPIO(_ text: String) throws(ToolError) -> (chip: String, a: String, b: String) {
+        guard let colon = text.lastIndex(of: ":") else { throw .usage("--gpio takes CHIP:A,B such as gpiochip0:17,27, not '\(text)'") }
+        let lines = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let chip = String(text[..<colon])
+        guard !chip.isEmpty, lines.count == 2, !lines[0].isEmpty, !lines[1].isEmpty else {
+            throw .usage("--gpio takes CHIP:A,B such as gpiochip0:17,27, not '\(text)'")
+        }
+        return (chip, lines[0], lines[1])
+    }
+}
