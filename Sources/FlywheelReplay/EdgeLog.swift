@@ -111,7 +111,10 @@ public struct EdgeLog: Hashable, Sendable {
         var out = EdgeLog.marker + "\n"
         if let name { out += "# name: \(name)\n" }
         if let notes {
-            for line in notes.split(separator: "\n", omittingEmptySubsequences: false) { out += "# notes: \(line)\n" }
+            // Split on the newline byte: "\r\n" is one Character and would hide a line break from split(separator: "\n").
+            for line in notes.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                out += "# notes: \(String(decoding: line, as: UTF8.self))\n"
+            }
         }
         out += "S: A=\(trace.initial.a ? 1 : 0) B=\(trace.initial.b ? 1 : 0)\n"
         out.reserveCapacity(out.utf8.count + trace.edges.count * 24)

@@ -52,6 +52,9 @@ public enum VCD {
             while index < count, bytes[index] > 0x20 { index += 1 }
             let token = bytes[start..<index]
             func fail(_ problem: String) -> ReplayError { ReplayError(file: file, line: line, problem: problem) }
+            guard !token.isEmpty else {
+                throw fail("expected text but found the control byte 0x\(String(bytes[index], radix: 16)) (this is not a VCD text file)")
+            }
 
             if skippingSection {
                 if token.elementsEqual("$end".utf8) { skippingSection = false }

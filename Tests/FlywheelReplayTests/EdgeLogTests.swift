@@ -30,6 +30,12 @@ struct EdgeLogTests {
         let log = try EdgeLog.parse(Array(Self.sample.utf8), file: "x.edges")
         #expect(try EdgeLog.parse(Array(log.text().utf8), file: "y.edges") == log)
         #expect(log.text() == Self.sample)
+        // Found by fuzz-EdgeLog: a note ending in "\r" before its newline made "\r\n" one Character, so
+        // text() did not split there and the next note lost its '# notes:' prefix.
+        let crlf = EdgeLog(name: "n", notes: "first\r\nsecond", trace: log.trace)
+        let reread = try EdgeLog.parse(Array(crlf.text().utf8), file: "z.edges")
+        #expect(reread.trace == log.trace)
+        #expect(reread.notes?.hasSuffix("second") == true)
     }
 
     static let malformed: [(String, Int, String)] = [

@@ -110,5 +110,10 @@ struct VCDTests {
         #expect(throws: ReplayError.self) { try VCD.channels(in: badScale, file: "s.vcd") }
         #expect(VCD.Header.timescale("1ps")! == (1, 1000))
         #expect(VCD.Header.timescale("100us")! == (100_000, 1))
+        // Found by fuzz-VCD: a control byte made an empty token and trapped.
+        let control = Array("$var wire 1 ! A $end\n$var wire 1 \" B $end\n$enddefinitions $end\n#0 1! 1\"\n\u{01}\n".utf8)
+        #expect(throws: ReplayError(file: "c.vcd", line: 5, problem: "expected text but found the control byte 0x1 (this is not a VCD text file)")) {
+            try VCD.trace(control, a: "A", b: "B", file: "c.vcd")
+        }
     }
 }
