@@ -36,6 +36,31 @@ struct ControlTests {
         if case .scrub(_, let position, _, _, _) = events.last! { #expect(position == 100) }
     }
 
+    @Test("scrub: a shuttle ring runs the scrub at its position's rate, one event a detent, and commits at centre")
+    func shuttle() {
+        var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
+        let perDetent = scrub.scrubber.secondsPerDetent
+        var events = scrub.shuttle(rate: 4, at: 0)
+        #expect(Self.phases(events) == ["began"])
+        // While held, the deadline is one detent's worth of scrubbing at 4× real time away.
+        #expect(scrub.nextDeadline == Nanoseconds(perDetent / 4 * 1e9))
+        var moves = 0
+        while let next = scrub.nextDeadline, next <= 2_000 * Self.ms {
+            let step = scrub.advance(to: next)
+            moves += Self.phases(step).filter { $0 == "moved" }.count
+        }
+        #expect(moves == Int(2 / (perDetent / 4)))
+        events = scrub.shuttle(rate: 0, at: 2_000 * Self.ms)
+        #expect(Self.phases(events).last == "committed")
+        #expect(abs(scrub.scrubber.positionSeconds - 108) < 1e-6)  // 2 s at 4× real time
+        #expect(scrub.nextDeadline == nil)
+
+        // A flick of the ring shorter than the arming time rolls back.
+        events = scrub.shuttle(rate: -8, at: 3_000 * Self.ms) + scrub.shuttle(rate: 0, at: 3_100 * Self.ms)
+        #expect(Self.phases(events).last == "cancelled")
+        #expect(abs(scrub.scrubber.positionSeconds - 108) < 1e-6)
+    }
+
     @Test("scrub: a slow turn is one gesture, armed, committed where the knob rests")
     func scrubCommit() {
         var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
