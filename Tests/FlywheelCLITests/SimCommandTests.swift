@@ -83,3 +83,30 @@ struct SimCommandTests {
         #expect(run.err.hasPrefix("No device profile 'no-such-knob.profile' in /nonexistent, "))
     }
 }
+
+@Suite("flywheel sim into the real kernel")
+struct SimKernelOutputTests {
+    @Test("--uinput and --gpio-sim say what they need when the kernel lacks it; the options exclude each other")
+    func errors() throws {
+        let scenario = RepositoryPaths.path("hardware/scenarios/powermate-spin.sim")
+        let both = ToolRun.run(["sim", scenario, "--uinput", "--truth"])
+        #expect(both.status == 2 && both.err.contains("exactly one of"))
+        let wrongKind = ToolRun.run(["sim", scenario, "--gpio-sim", "flywheel-test"])
+        #expect(wrongKind.status == 1 && wrongKind.err.contains("reports through evdev, not GPIO lines; use --uinput"))
+        let gpioScenario = RepositoryPaths.path("hardware/scenarios/bouncy-knob.sim")
+        let wrongKind2 = ToolRun.run(["sim", gpioScenario, "--uinput"])
+        #expect(wrongKind2.status == 1 && wrongKind2.err.contains("use --gpio-sim NAME"))
+        let badName = ToolRun.run(["sim", gpioScenario, "--gpio-sim", "a/b"])
+        #expect(badName.status == 2)
+        // Where the kernel has uinput or gpio-sim (the kernel test lane) these succeed; elsewhere they
+        // fail with the C function, the path and what is needed.
+        if access("/dev/uinput", W_OK) != 0 {
+            let run = ToolRun.run(["sim", scenario, "--uinput", "--no-wait"])
+            #expect(run.status == 1 && run.err.contains("libevdev_uinput_create_from_device on /dev/uinput") && run.err.contains("uinput needs the uinput module"))
+        }
+        if access("/sys/kernel/config/gpio-sim", W_OK) != 0 {
+            let run = ToolRun.run(["sim", gpioScenario, "--gpio-sim", "flywheel-test", "--no-wait"])
+            #expect(run.status == 1 && run.err.contains("mkdir on /sys/kernel/config/gpio-sim/flywheel-test failed") && run.err.contains("gpio-sim needs"))
+        }
+    }
+}

@@ -10,6 +10,12 @@ enum SimCommand {
             Run the firmware simulator on a scenario. --emit edges writes the GPIO edge log the host
             would read through libgpiod; --emit evemu writes the evdev events the device's driver or
             firmware would report, with the device description; --truth prints the true net detents.
+        flywheel sim SCENARIO.sim (--uinput | --gpio-sim NAME) [--no-wait] [--linger S]
+            Play the scenario in real time into the real kernel: --uinput as a uinput device with the
+            profile's name and USB ids (PowerMate, ShuttleXpress, a kernel rotary-encoder lookalike);
+            --gpio-sim as a gpio-sim chip NAME whose lines 0, 1, 2 (A, B, button) follow the contacts,
+            bounce included. It waits (10 s at most) for a reader to take the device unless --no-wait,
+            and removes it after the last event (--linger S keeps it S seconds longer).
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
@@ -18,16 +24,29 @@ enum SimCommand {
         let emit = try args.option("emit")
         let hardware = try args.option("hardware")
         let truth = args.flag("truth")
+        let uinput = args.flag("uinput")
+        let gpioSim = try args.option("gpio-sim")
+        let noWait = args.flag("no-wait")
+        let linger = try FeelOptions.number(&args, "linger", default: 0)!
         let path = try args.positionals("one SCENARIO.sim file", count: 1...1)[0]
-        guard truth != (emit != nil) else {
-            throw .usage("'sim' needs exactly one of --emit edges|evemu and --truth")
+        guard [truth, emit != nil, uinput, gpioSim != nil].filter({ $0 }).count == 1 else {
+            throw .usage("'sim' needs exactly one of --emit edges|evemu, --truth, --uinput and --gpio-sim NAME")
         }
+        guard linger >= 0, linger <= 3600 else { throw .usage("--linger takes 0 to 3600 seconds") }
         var seed: UInt64?
         if let seedText {
             guard let value = UInt64(seedText) else { throw .usage("--seed must be a whole number from 0 to 2^64-1, not '\(seedText)'") }
             seed = value
         }
         let result = try simulate(path, seed: seed, hardware: hardware)
+        if uinput {
+            try SimPlayback.uinput(result, path: path, waitForReader: !noWait, lingerSeconds: linger, console: console)
+            return
+        }
+        if let gpioSim {
+            try SimPlayback.gpioSim(result, path: path, name: gpioSim, waitForReader: !noWait, lingerSeconds: linger, console: console)
+            return
+        }
         if truth {
             console.out("\(result.truthDetents)\n")
             return

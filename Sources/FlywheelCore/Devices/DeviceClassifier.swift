@@ -148,10 +148,10 @@ public enum DeviceClassifier {
                 reason: "REL_WHEEL with REL_WHEEL_HI_RES, 120 a detent")
         }
         let encoderHint = profiles.first { if case .relativeDelta = $0.report { return $0.vendor == nil } else { return false } }
-        if relCodes.count == 1, keys.isEmpty, let code = relCodes.first {
+        if relCodes.count == 1, keys.count == smallButtons.count, let code = relCodes.first {
             return EvdevClassification(
-                kind: "encoder", knob: .rotary(.delta(code: code, countsPerDetent: encoderHint?.countsPerDetent ?? 1)), buttons: [],
-                profileID: encoderHint?.id, wanted: true, reason: "one relative axis and nothing else: a kernel rotary-encoder")
+                kind: "encoder", knob: .rotary(.delta(code: code, countsPerDetent: encoderHint?.countsPerDetent ?? 1)), buttons: keys,
+                profileID: encoderHint?.id, wanted: true, reason: "one relative axis and at most BTN_0…BTN_15: a kernel rotary-encoder")
         }
         let absCodes = device.codes[abs] ?? []
         if absCodes.count == 1, keys.isEmpty, let code = absCodes.first, let range = device.absoluteRanges[code], range.count > 2 {

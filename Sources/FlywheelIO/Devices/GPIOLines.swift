@@ -119,6 +119,15 @@ public final class GPIOLines {
         gpiod_chip_close(chip)
     }
 
+    /// Whether line `offset` of `chip` is requested by some consumer now.
+    public static func isRequested(chip: String, offset: UInt32) -> Bool {
+        guard let handle = gpiod_chip_open_lookup(chip) else { return false }
+        defer { gpiod_chip_close(handle) }
+        guard let line = gpiod_chip_get_line(handle, offset) else { return false }
+        _ = gpiod_line_update(line)
+        return gpiod_line_is_used(line)
+    }
+
     /// The GPIO chips under `directory` (default /dev) that can be opened.
     public static func chips(in directory: String = "/dev") -> [ChipInfo] {
         let names = (try? FileSystem.listDirectory(directory))?.filter { $0.hasPrefix("gpiochip") } ?? []

@@ -69,3 +69,30 @@ public struct FileOutput: Sendable {
         }
     }
 }
+
+extension FileSystem {
+    /// Writes `text` to an existing file (sysfs and configfs attributes), in one write.
+    public static func writeAttribute(_ path: String, _ text: String) throws(SystemError) {
+        let fd = try Syscall.call("open", path) { open(path, O_WRONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        _ = try Syscall.call("write", path) { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+    }
+
+    /// An attribute's text without its trailing newline.
+    public static func readAttribute(_ path: String) throws(SystemError) -> String {
+        var text = String(decoding: try readFile(path), as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    /// Makes a directory (configfs items are made this way).
+    public static func makeDirectory(_ path: String) throws(SystemError) {
+        _ = try Syscall.call("mkdir", path) { mkdir(path, 0o755) }
+    }
+
+    /// Removes an empty directory (or a configfs item).
+    public static func removeDirectory(_ path: String) throws(SystemError) {
+        _ = try Syscall.call("rmdir", path) { rmdir(path) }
+    }
+}

@@ -1,0 +1,107 @@
+import FlywheelCore
+import FlywheelIO
+import FlywheelReplay
+import FlywheelSimulator
+
+/// `flywheel sim SCENARIO --uinput` and `--gpio-sim NAME`: the simulator played in real time into the
+/// real kernel — a uinput device with the profile's name and ids, or a gpio-sim chip whose A, B and
+/// button lines follow the contact model, bounce included.
+enum SimPlayback {
+    /// How long to wait for a reader to take the device before playing.
+    static let readerTimeoutMilliseconds: Int32 = 10_000
+
+    static func uinput(_ outcome: SimCommand.Outcome, path: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+        let result = outcome.simulation
+        guard result.profile.report != .gpio else {
+            throw ToolError("\(path): device '\(result.profile.id)' is wired to GPIO and has no evdev events; use --gpio-sim NAME")
+        }
+        var devices: [(UInputDevice, [InputEvent])] = []
+        do {
+            var description = SimCommand.evemu(for: result.profile, events: result.inputEvents).deviceDescription
+            description.version = 1
+            devices.append((try UInputDevice(description), result.inputEvents))
+            // The kernel rotary-encoder's push button is a gpio-keys device of its own.
+            if !result.gpioKeyEvents.isEmpty {
+                let keys = InputDeviceDescription(
+                    name: "gpio-keys", bus: 0x19, codes: [EventType.key: Set(result.gpioKeyEvents.filter { $0.type == EventType.key }.map(\.code))])
+                devices.append((try UInputDevice(keys), result.gpioKeyEvents))
+            }
+        } catch {
+            throw ToolError("\(error.description) (uinput needs the uinput module and write access to /dev/uinput)")
+        }
+        for (device, _) in devices { console.err("flywheel: \(result.profile.name) plays on \(device.devnode)\n") }
+        if waitForReader {
+            do {
+                guard try devices[0].0.waitForReader(timeoutMilliseconds: readerTimeoutMilliseconds) else {
+                    throw ToolError("No reader opened \(devices[0].0.devnode) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
+                }
+            } catch let error as SystemError {
+                throw ToolError(error.description)
+            } catch let error as ToolError {
+                throw error
+            } catch {
+                throw ToolError("\(error)")
+            }
+        }
+        // Both devices' events in one timeline, each written when its time comes.
+        var timeline: [(Nanoseconds, Int, InputEvent)] = []
+        for (index, entry) in devices.enumerated() { timeline += entry.1.map { ($0.timeNanoseconds, index, $0) } }
+        timeline.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        let start = MonotonicClock.now()
+        let origin = timeline.first?.0 ?? 0
+        do {
+            for (time, index, event) in timeline {
+                MonotonicClock.sleep(until: start + time - origin)
+                try devices[index].0.write(event)
+            }
+        } catch {
+            throw ToolError(error.description)
+        }
+        if lingerSeconds > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9)) }
+        for (device, _) in devices { device.destroy() }
+    }
+
+    static func gpioSim(_ outcome: SimCommand.Outcome, path: String, name: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+        let result = outcome.simulation
+        guard result.profile.report == .gpio else {
+            throw ToolError("\(path): device '\(result.profile.id)' reports through evdev, not GPIO lines; use --uinput")
+        }
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw .usage("--gpio-sim takes a chip name of letters, digits, - and _, not '\(name)'")
+        }
+        let trace = result.gpioTrace
+        let sim: GPIOSim
+        do {
+            sim = try GPIOSim(name: name, lineNames: ["\(name)-a", "\(name)-b", "\(name)-button"], initialHigh: [trace.initial.a, trace.initial.b, true])
+        } catch {
+            throw ToolError("\(error.description) (gpio-sim needs the gpio-sim module and configfs at /sys/kernel/config)")
+        }
+        defer { sim.remove() }
+        console.err("flywheel: \(result.profile.name) plays on \(sim.chipName) (\(sim.deviceName)): A line 0, B line 1, button line 2\n")
+        if waitForReader {
+            // The consumer's request of line A (the daemon requests A, B and the button together).
+            let deadline = MonotonicClock.now() + Nanoseconds(readerTimeoutMilliseconds) * 1_000_000
+            while !GPIOLines.isRequested(chip: sim.chipName, offset: 0) {
+                guard MonotonicClock.now() < deadline else {
+                    throw ToolError("No consumer requested \(sim.chipName) line 0 within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
+                }
+                MonotonicClock.sleep(until: MonotonicClock.now() + 10_000_000)
+            }
+        }
+        // Contact edges (bounce included) and the raw button contact (pull-up: pressed is low).
+        var timeline = trace.edges.map { ($0.timeNanoseconds, $0.line == .a ? 0 : 1, $0.level) }
+        timeline += result.buttonEdges.map { ($0.timeNanoseconds, 2, !$0.pressed) }
+        timeline.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        let start = MonotonicClock.now()
+        let origin = timeline.first?.0 ?? 0
+        do {
+            for (time, line, high) in timeline {
+                MonotonicClock.sleep(until: start + time - origin)
+                try sim.set(line, high: high)
+            }
+        } catch {
+            throw ToolError(error.description)
+        }
+        if lingerSeconds > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9)) }
+    }
+}
