@@ -14,6 +14,7 @@ public enum FlywheelTool {
         \(MPDCommand.usage)
         \(DevicesCommand.usage)
         \(RecordCommand.usage)
+        \(SoakCommand.usage)
             flywheel --version
         """
 
@@ -35,6 +36,7 @@ public enum FlywheelTool {
             case "mpd": try MPDCommand.run(rest, console: console)
             case "devices": try DevicesCommand.run(rest, console: console)
             case "record": try RecordCommand.run(rest, console: console)
+            case "soak": try SoakCommand.run(rest, console: console)
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":

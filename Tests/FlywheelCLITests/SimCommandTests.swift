@@ -58,7 +58,7 @@ struct SimCommandTests {
     }
 
     static let failures: [Failure] = [
-        .init(arguments: ["sim", scenarios + "/bouncy-knob.sim"], message: "'sim' needs exactly one of --emit edges|evemu and --truth."),
+        .init(arguments: ["sim", scenarios + "/bouncy-knob.sim"], message: "'sim' needs exactly one of --emit edges|evemu, --truth, --uinput and --gpio-sim NAME."),
         .init(arguments: ["sim", scenarios + "/bouncy-knob.sim", "--emit", "wav"], message: "--emit takes edges or evemu, not 'wav'."),
         .init(arguments: ["sim", scenarios + "/bouncy-knob.sim", "--truth", "--seed", "-1"],
               message: "--seed must be a whole number from 0 to 2^64-1, not '-1'."),

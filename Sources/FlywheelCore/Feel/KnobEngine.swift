@@ -64,12 +64,20 @@ public struct KnobEngine: Sendable {
         var events = advance(to: time)
         restPendingSince = nil
         if let motion {
-            // Input during motion: against a coast it stops at once; with it, or during the spring,
-            // the hand takes over from the current position and keeps the current velocity.
+            // Input during a coast: against it the knob stops at once; with it the hand takes over
+            // from the current position and keeps the current velocity. During the spring the
+            // detent is already decided and the spring only seats the knob on it, so the hand
+            // continues from that detent: every hardware detent then moves the count by exactly
+            // one, whatever phase of the settle it arrives in.
             let state = motion.state(at: time)
-            let against = motion.coast != nil && state.phase == .coasting && (delta > 0) != (state.velocity > 0)
-            carriedVelocity = against ? 0 : state.velocity
-            handPosition = state.position
+            if state.phase == .coasting {
+                let against = motion.coast != nil && (delta > 0) != (state.velocity > 0)
+                carriedVelocity = against ? 0 : state.velocity
+                handPosition = state.position
+            } else {
+                carriedVelocity = 0
+                handPosition = Double(motion.target)
+            }
             reportedDetent = state.reportedDetent
             self.motion = nil
         }

@@ -45,7 +45,8 @@ public struct Motion: Sendable, Hashable {
     /// The target is the detent the momentum projects to, n = round(x + v/k); a real flick (at
     /// or above the minimum fling speed) moves at least one detent in its direction; n is kept
     /// within `bounds`. When |n − x| ≤ 1, or the velocity does not point at n, the spring takes
-    /// the knob straight to n carrying v. Otherwise the friction is retuned to k' = v/(n − x) so
+    /// the knob straight to n carrying v (without a fling, at most the speed that travels half a
+    /// detent). Otherwise the friction is retuned to k' = v/(n − x) so
     /// the coast would stop exactly on n, and the spring takes over 0.25 detent before n,
     /// carrying the velocity the coast has there.
     public init(
@@ -65,10 +66,14 @@ public struct Motion: Sendable, Hashable {
             target = Int(position.rounded())
         }
         target = bounds.clamp(target)
+        // Without a fling the spring only seats the knob on its detent: it carries no more speed
+        // than would travel half a detent under friction, so a fast turn stopped dead does not
+        // swing on past its detent.
+        let settleVelocity = fling ? velocity : min(max(velocity, -0.5 * k), 0.5 * k)
         let distance = Double(target) - position
         var coast: Coast?
         var coastSeconds = 0.0
-        var springStart = (position: position, velocity: velocity)
+        var springStart = (position: position, velocity: settleVelocity)
         if fling, abs(distance) > 1, (distance > 0) == (velocity > 0) {
             let retuned = Coast(position: position, velocity: velocity, friction: velocity / distance)
             let handover = Double(target) - (distance > 0 ? 0.25 : -0.25)

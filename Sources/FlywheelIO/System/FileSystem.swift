@@ -96,3 +96,12 @@ extension FileSystem {
         _ = try Syscall.call("rmdir", path) { rmdir(path) }
     }
 }
+
+extension FileOutput {
+    /// Creates (or truncates) a file for writing, mode 0644; the descriptor stays open for the
+    /// process's life (small tools' output files).
+    public static func create(_ path: String) throws(SystemError) -> FileOutput {
+        let fd = try Syscall.call("open", path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        return FileOutput(fd: fd, name: path)
+    }
+}

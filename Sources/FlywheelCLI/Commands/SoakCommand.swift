@@ -1,0 +1,177 @@
+import FlywheelCore
+import FlywheelIO
+import FlywheelSimulator
+import Glibc
+
+/// `flywheel soak --minutes N`: a bouncy encoder spun with random gestures through the whole daemon
+/// for N minutes; the detents counted must equal the simulator's truth and the daemon's memory must
+/// stay flat.
+enum SoakCommand {
+    static let usage = """
+        flywheel soak --minutes N [--seed S] [--hardware DIR] [--print-scenario]
+            Run flywheeld on N minutes of random gestures (turns, flicks, wiggles, jitter, presses) of a
+            bouncy EC11, in real time, and check that the tempo moved by exactly the simulator's true
+            detents and that the daemon's resident memory stayed flat. Prints a JSON summary; exit 1 on
+            a lost detent or growing memory. --print-scenario prints the generated .sim instead (to
+            reproduce a run with flywheel sim, decode or replay).
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(ToolError) {
+        var args = Arguments(arguments, command: "soak")
+        let minutes = try FeelOptions.number(&args, "minutes", default: nil)
+        let seedText = try args.option("seed") ?? "1"
+        let hardware = try args.option("hardware")
+        let printScenario = args.flag("print-scenario")
+        _ = try args.positionals("no files", count: 0...0)
+        guard let minutes, minutes > 0, minutes <= 24 * 60 else { throw .usage("'soak' needs --minutes N, from a fraction up to 1440") }
+        guard let seed = UInt64(seedText) else { throw .usage("--seed must be a whole number, not '\(seedText)'") }
+        let hardwareFolders = ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)
+        let profile = try ProfileLibrary(directories: hardwareFolders).profile("ec11")
+        guard let hardwareFolder = hardwareFolders.first(where: { FileSystem.exists($0 + "/ec11.profile") }) else {
+            throw ToolError("No hardware/ folder with ec11.profile; give --hardware DIR")
+        }
+
+        // The gestures: random chunks, each followed by a turn back when the count has drifted, so
+        // the tempo never reaches the ends of its range (where it would clamp, not count).
+        var steps: [ScenarioStep] = []
+        var planned: Nanoseconds = 0
+        var drift = 0
+        var chunk: UInt64 = 0
+        var first: Scenario?
+        while planned < Nanoseconds(minutes * 60e9) {
+            let random = Scenario.random(seed: seed &* 1000 &+ chunk, profile: profile, gestures: 30)
+            if first == nil { first = random }
+            chunk += 1
+            guard let result = try? Simulation(scenario: random, profile: profile).run() else { continue }
+            steps += random.steps
+            planned += result.endNanoseconds
+            drift += result.truthDetents
+            if abs(drift) > 40 {
+                steps.append(ScenarioStep(gesture: .turn(detents: -drift, speed: 20), line: 0))
+                planned += Nanoseconds(Double(abs(drift)) / 20 * 1e9)
+                drift = 0
+            }
+        }
+        let scenario = Scenario(
+            file: "soak.sim", name: "soak \(seed)", notes: "\(chunk) random chunks for \(minutes) minutes", device: profile.id, deviceLine: 0,
+            seed: seed, bounce: first?.bounce, chatter: first?.chatter, friction: nil, counterStart: nil, steps: steps)
+        let truth: Int
+        let duration: Nanoseconds
+        do {
+            let result = try Simulation(scenario: scenario, profile: profile).run()
+            truth = result.truthDetents
+            duration = result.endNanoseconds
+        } catch {
+            throw ToolError("The soak scenario did not simulate: \(error)")
+        }
+
+        if printScenario {
+            console.out(scenario.text)
+            return
+        }
+        var template = Array("/tmp/flywheel-soak-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ToolError("mkdtemp failed: \(Errno.describe(errno))") }
+        let directory = String(cString: made)
+        defer {
+            for name in (try? FileSystem.listDirectory(directory)) ?? [] { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        let start = 500
+        do {
+            try FileOutput.create(directory + "/soak.sim").write(scenario.text)
+            try FileOutput.create(directory + "/soak.json5").write("""
+                { feel: { min_fling_speed: 1000 }, controls: { tempo: { range: [1, 1000], bpm: \(start) }, mode: { segments: ["tempo"] } } }
+                """)
+        } catch {
+            throw ToolError(error.description)
+        }
+        let socketPath = directory + "/flywheel.sock"
+        let daemonPath = daemonExecutable()
+        let daemon: ChildProcess
+        do {
+            daemon = try ChildProcess(
+                [daemonPath, "--simulate", directory + "/soak.sim", "--hold-until-clients", "1", "--config", directory + "/soak.json5",
+                 "--socket", socketPath, "--frames", "0", "--no-devices", "--hardware", hardwareFolder],
+                environment: ["PATH=/usr/bin:/bin"])
+        } catch {
+            throw ToolError(error.description)
+        }
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.wait()
+        }
+        let client = try connect(socketPath, daemon: daemon)
+        var gaps = 0
+        do {
+            _ = try client.readLine()  // hello
+            try client.send("{\"cmd\":\"watch\",\"classes\":[\"gap\"],\"frames\":false}")  // playback starts now
+        } catch {
+            throw ToolError(error.description)
+        }
+        let began = MonotonicClock.now()
+        var samples: [Int] = []
+        let end = began + duration + 3_000_000_000  // the last gesture, then the knob settles
+        var nextSample = began + 10_000_000_000
+        while nextSample < end {
+            MonotonicClock.sleep(until: nextSample)
+            if let rss = daemon.residentKilobytes { samples.append(rss) }
+            if samples.count % 6 == 0 {
+                console.err("soak: \(Int((MonotonicClock.now() - began) / 60_000_000_000)) of \(Int(minutes.rounded(.up))) minutes, RSS \(samples.last ?? 0) KiB\n")
+            }
+            nextSample += 10_000_000_000
+        }
+        MonotonicClock.sleep(until: end)
+        var bpm: Int?
+        do {
+            try client.send("{\"cmd\":\"get\"}")
+            while let line = try client.readLine() {
+                guard let message = try? JSONParser.parse(Array(line.utf8)) else { continue }
+                if message["class"] == .string("gap") { gaps += 1 }
+                if message["class"] == .string("state") {
+                    bpm = message["tempo"]?["bpm"]?.doubleValue.map { Int($0) }
+                    break
+                }
+            }
+        } catch {
+            throw ToolError(error.description)
+        }
+        let cpu = daemon.cpuTicks ?? 0
+        let expected = start + truth
+        let baseline = samples.first ?? 0
+        let peak = samples.max() ?? 0
+        let last = samples.last ?? 0
+        // Flat: the last sample within 10 % (and 1 MiB) of the first, taken 10 s in.
+        let flat = samples.count < 2 || last <= baseline + baseline / 10 + 1024
+        let counted = (bpm ?? 0) - start
+        let summary = JSONValue.object([
+            ("minutes", .double(minutes)), ("seed", .int(Int(seed))), ("gestures", .int(steps.count)),
+            ("truth_detents", .int(truth)), ("counted_detents", .int(counted)), ("lost_detents", .int(truth - counted)), ("gaps", .int(gaps)),
+            ("rss_kib_first", .int(baseline)), ("rss_kib_peak", .int(peak)), ("rss_kib_last", .int(last)), ("rss_samples", .int(samples.count)),
+            ("cpu_seconds", .double(Double(cpu) / Double(sysconf(Int32(_SC_CLK_TCK))))),
+            ("passed", .bool(bpm == expected && flat && gaps == 0)),
+        ])
+        console.out(summary.encoded() + "\n")
+        guard bpm == expected else { throw ToolError("The soak lost detents: the tempo moved \(counted) where the knob moved \(truth)") }
+        guard flat else { throw ToolError("flywheeld's memory grew from \(baseline) KiB to \(last) KiB") }
+        guard gaps == 0 else { throw ToolError("\(gaps) gaps were reported for simulated input") }
+    }
+
+    /// flywheeld beside this executable (the build folder or the install), else on PATH.
+    static func daemonExecutable() -> String {
+        let executable = CommandLine.arguments.first ?? ""
+        if executable.contains("/") {
+            let sibling = String(executable[..<executable.lastIndex(of: "/")!]) + "/flywheeld"
+            if FileSystem.exists(sibling) { return sibling }
+        }
+        return "/usr/local/bin/flywheeld"
+    }
+
+    static func connect(_ path: String, daemon: ChildProcess) throws(ToolError) -> UnixClient {
+        let deadline = MonotonicClock.now() + 10_000_000_000
+        while true {
+            if let client = try? UnixClient(path: path) { return client }
+            guard MonotonicClock.now() < deadline else { throw ToolError("flywheeld did not open \(path) within 10 s") }
+            MonotonicClock.sleep(until: MonotonicClock.now() + 20_000_000)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Prepares the kernel test lane (README.md beside this file): Debian's own kernel, which has
+# uinput, with gpio-sim and irq_sim built out of tree for it, a copy of its module tree holding
+# them, and a busybox initramfs whose /init is guest-init.sh, all for run-in-guest.sh to boot
+# under QEMU. Each step runs only when its output is missing (the initramfs also when
+# guest-init.sh is newer), so once done a run takes a fraction of a second.
+#
+# Usage: Tests/kernel/prepare.sh
+# Cache: $FLYWHEEL_KERNEL_CACHE, else ~/.cache/flywheel-kernel. It keeps the kernel it was first
+#        prepared with; delete it to move to Debian's current one.
+# Needs: Debian 12 on x86_64 with apt, as root or with sudo. Installs qemu-system-x86,
+#        busybox-static, kmod, cpio, xz-utils, build-essential, bc, flex, bison, libelf-dev,
+#        gpiod and the kernel's linux-headers package; downloads (never installs) the kernel's
+#        linux-image and the matching linux-source package, about 210 MB.
+set -euo pipefail
+
+PATH=$PATH:/usr/sbin:/sbin
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${FLYWHEEL_KERNEL_CACHE:-$HOME/.cache/flywheel-kernel}
+mkdir -p "$cache"
+exec 9> "$cache/.lock"
+flock 9
+
+say() { echo "prepare: $*" >&2; }
+die() { say "$*"; exit 1; }
+step="start"
+trap 'status=$?; [ $status -eq 0 ] || say "FAILED in step \"$step\" (exit status $status)"' EXIT
+
+# timed NAME COMMAND...: runs COMMAND as step NAME and prints how long it took.
+timed() {
+    local name=$1 start=$EPOCHREALTIME
+    shift
+    step=$name
+    "$@"
+    say "$(awk -v name="$name" -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%-34s %5.1f s", name, e - s }')"
+}
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+apt_updated=no
+apt_update() {
+    [ "$apt_updated" = yes ] || "${sudo[@]}" apt-get update -qq
+    apt_updated=yes
+}
+
+# install_missing PACKAGE[=VERSION]...: apt-get installs those that are not installed.
+install_missing() {
+    local missing=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "${package%%=*}" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    apt_update
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" > "$cache/apt-install.log" 2>&1 ||
+        { cat "$cache/apt-install.log" >&2; die "apt-get install ${missing[*]} failed"; }
+}
+
+pick_kernel() {
+    apt_update
+    local image
+    image=$(apt-cache depends linux-image-amd64 | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1)
+    [ -n "$image" ] || die "apt-cache depends linux-image-amd64 names no linux-image-N package"
+    printf '%s %s\n' "${image#linux-image-}" \
+        "$(apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p')" > "$cache/version"
+}
+
+download() {
+    apt_update
+    rm -rf "$cache/debs.tmp"
+    mkdir "$cache/debs.tmp"
+    (cd "$cache/debs.tmp" &&
+        apt-get download -qq -o APT::Sandbox::User=root "linux-image-$kver=$pkgver" "linux-source-$series=$pkgver")
+    mv "$cache/debs.tmp" "$cache/debs"
+}
+
+unpack_image() {
+    rm -rf "$cache/image.tmp"
+    dpkg-deb -x "$cache/debs/linux-image-${kver}_${pkgver}_amd64.deb" "$cache/image.tmp"
+    mv "$cache/image.tmp" "$cache/image"
+}
+
+# The uncompressed vmlinux boots straight into the kernel (PVH), about twice as fast under TCG
+# as vmlinuz, which first decompresses itself.
+extract_vmlinux() {
+    local vmlinuz=$cache/image/boot/vmlinuz-$kver offset
+    offset=$(LC_ALL=C grep -m 1 -obUaP '\xfd7zXZ\x00' "$vmlinuz" | cut -d: -f1 || true)
+    if [ -n "$offset" ] &&
+        xz -dc --single-stream < <(tail -c "+$((offset + 1))" "$vmlinuz") > "$cache/kernel.tmp" &&
+        [ "$(head -c 4 "$cache/kernel.tmp")" = $'\x7fELF' ]; then
+        say "booting vmlinux, extracted from vmlinuz-$kver"
+    else
+        say "could not extract vmlinux from vmlinuz-$kver: booting vmlinuz, which is slower"
+        cp "$vmlinuz" "$cache/kernel.tmp"
+    fi
+    mv "$cache/kernel.tmp" "$cache/kernel"
+}
+
+# gpio-sim is not enabled in Debian's 6.1 kernel, nor irq_sim, which it needs. Both build out of
+# tree from linux-source; irq_sim becomes a module of its own, which must not call irq_to_desc
+# (not exported in 6.1) and must declare its licence.
+build_gpio_sim() {
+    local dir=$cache/gpio-sim.tmp top=linux-source-$series
+    rm -rf "$dir"
+    mkdir "$dir"
+    dpkg-deb --fsys-tarfile "$cache/debs/linux-source-${series}_${pkgver}_all.deb" |
+        tar -x -C "$dir" "./usr/src/$top.tar.xz"
+    tar -xJf "$dir/usr/src/$top.tar.xz" -C "$dir" --strip-components=3 --occurrence \
+        "$top/drivers/gpio/gpio-sim.c" "$top/drivers/gpio/gpiolib.h" "$top/kernel/irq/irq_sim.c"
+    rm -r "$dir/usr"
+    sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq_safe(irqnum);/' "$dir/irq_sim.c"
+    grep -q 'generic_handle_irq_safe(irqnum)' "$dir/irq_sim.c" ||
+        die "irq_sim.c in linux-source-$series $pkgver no longer has the irq_to_desc call this patches"
+    echo 'MODULE_LICENSE("GPL");' >> "$dir/irq_sim.c"
+    echo 'obj-m := irq_sim.o gpio-sim.o' > "$dir/Kbuild"
+    make -C "/lib/modules/$kver/build" M="$dir" -j2 modules > "$dir/build.log" 2>&1 ||
+        { cat "$dir/build.log" >&2; die "building gpio-sim and irq_sim failed"; }
+    mv "$dir" "$cache/gpio-sim"
+}
+
+# A copy (hard links) of the kernel's module tree with the two modules in extra/ and depmod run
+# over it, so that modprobe finds them all in the guest, where it is shared as /lib/modules.
+make_module_tree() {
+    local tree=$cache/modules.tmp/lib/modules/$kver
+    rm -rf "$cache/modules.tmp"
+    mkdir -p "$(dirname "$tree")"
+    cp -al "$cache/image/lib/modules/$kver" "$tree"
+    mkdir "$tree/extra"
+    cp "$cache/gpio-sim/gpio-sim.ko" "$cache/gpio-sim/irq_sim.ko" "$tree/extra/"
+    depmod -b "$cache/modules.tmp" "$kver"
+    mv "$cache/modules.tmp" "$cache/modules"
+}
+
+# busybox, guest-init.sh as /init and the modules it loads before it can reach the host's files:
+# virtio-pci, 9p (with netfs and fscache), overlay and configfs, in modprobe's order.
+make_initramfs() {
+    local root=$cache/initramfs.tmp ko
+    rm -rf "$root"
+    mkdir -p "$root"/{bin,dev,proc,sys,job,newroot,mnt/host,mnt/rw,modules}
+    cp /bin/busybox "$root/bin/busybox"
+    cp "$here/guest-init.sh" "$root/init"
+    chmod 755 "$root/init"
+    modprobe -d "$cache/modules" -S "$kver" --show-depends -a virtio_pci 9pnet_virtio 9p overlay configfs |
+        awk '$1 == "insmod" && !seen[$2]++ { print $2 }' > "$root/modules/paths"
+    while read -r ko; do
+        cp "$ko" "$root/modules/"
+        basename "$ko" >> "$root/modules/load-order"
+    done < "$root/modules/paths"
+    rm "$root/modules/paths"
+    (cd "$root" && find . | cpio -o -H newc --quiet) > "$cache/initramfs.cpio.tmp"
+    rm -r "$root"
+    mv "$cache/initramfs.cpio.tmp" "$cache/initramfs.cpio"
+}
+
+started=$EPOCHREALTIME
+[ "$(uname -m)" = x86_64 ] || die "the kernel test lane needs an x86_64 host, this is $(uname -m)"
+[ -s "$cache/version" ] || timed "pick the kernel" pick_kernel
+read -r kver pkgver < "$cache/version"
+series=$(cut -d. -f1,2 <<< "$kver")
+
+timed "host packages" install_missing qemu-system-x86 busybox-static kmod cpio xz-utils \
+    build-essential bc flex bison libelf-dev gpiod "linux-headers-$kver=$pkgver"
+[ -d "$cache/debs" ] || timed "download linux-image, linux-source" download
+[ -d "$cache/image" ] || timed "unpack linux-image-$kver" unpack_image
+[ -f "$cache/kernel" ] || timed "extract vmlinux" extract_vmlinux
+[ -d "$cache/gpio-sim" ] || timed "build gpio-sim, irq_sim" build_gpio_sim
+[ -d "$cache/modules" ] || timed "module tree and depmod" make_module_tree
+[ "$cache/initramfs.cpio" -nt "$here/guest-init.sh" ] || timed "initramfs" make_initramfs
+echo "$kver" > "$cache/ready"
+say "kernel $kver ($pkgver) ready in $cache, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"

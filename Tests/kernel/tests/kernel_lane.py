@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""The kernel lane's integration tests. Runs INSIDE the test guest (Tests/kernel/run-in-guest.sh), as
+root, with uinput, evdev and gpio-sim available: flywheeld reads real kernel devices that
+`flywheel sim --uinput` / `--gpio-sim` create, and a socket client checks what it serves.
+
+Usage (inside the guest): kernel_lane.py [TEST ...]   (default: every test)
+Binaries come from $FLYWHEEL_BIN (default .build/debug of this checkout)."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+BIN = os.environ.get("FLYWHEEL_BIN", os.path.join(ROOT, ".build", "debug"))
+HARDWARE = os.path.join(ROOT, "hardware")
+TIMEOUT = 60.0
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def scenario(name):
+    return os.path.join(HARDWARE, "scenarios", name + ".sim")
+
+
+def truth(name):
+    out = subprocess.run([os.path.join(BIN, "flywheel"), "sim", scenario(name), "--truth"], check=True, capture_output=True, text=True)
+    return int(out.stdout)
+
+
+class Client:
+    """A socket client reading newline-delimited JSON."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(path)
+        self.sock.settimeout(TIMEOUT)
+        self.buffer = b""
+        self.seen = []
+
+    def next(self, predicate=lambda m: True, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                message = json.loads(line)
+                self.seen.append(message)
+                if predicate(message):
+                    return message
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Failure("timed out waiting for a message; last seen: %s" % self.seen[-5:])
+            self.sock.settimeout(remaining)
+            data = self.sock.recv(65536)
+            if not data:
+                raise Failure("the daemon closed the connection")
+            self.buffer += data
+
+    def send(self, command):
+        self.sock.sendall((json.dumps(command) + "\n").encode())
+
+    def state(self):
+        self.send({"cmd": "get"})
+        return self.next(lambda m: m["class"] == "state")
+
+
+class Daemon:
+    """flywheeld as a child process, ready when it says READY=1 on NOTIFY_SOCKET."""
+
+    def __init__(self, config, as_user=False):
+        self.dir = tempfile.mkdtemp(prefix="flywheel-lane-")
+        os.chmod(self.dir, 0o777)
+        self.config = os.path.join(self.dir, "flywheel.json5")
+        with open(self.config, "w") as f:
+            f.write(config)
+        self.socket = os.path.join(self.dir, "flywheel.sock")
+        notify_path = os.path.join(self.dir, "notify")
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(notify_path)
+        os.chmod(notify_path, 0o777)
+        self.notify.settimeout(TIMEOUT)
+        argv = [os.path.join(BIN, "flywheeld"), "--config", self.config, "--socket", self.socket, "--frames", "0", "--hardware", HARDWARE]
+        if as_user:  # nobody: device nodes are root-only until someone changes them
+            argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        self.stderr = open(os.path.join(self.dir, "stderr"), "w+")
+        self.process = subprocess.Popen(argv, env=env, stderr=self.stderr)
+        message = self.notify.recv(4096).decode()
+        check(message == "READY=1", "flywheeld did not become ready: %r" % message)
+
+    def client(self):
+        client = Client(self.socket)
+        client.next(lambda m: m["class"] == "hello")
+        return client
+
+    def cpu_ticks(self):
+        with open("/proc/%d/stat" % self.process.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout=TIMEOUT)
+        self.stderr.seek(0)
+        log = self.stderr.read()
+        check(status == 0, "flywheeld exited %d: %s" % (status, log))
+        return log
+
+
+TEMPO_ONLY = """{
+  feel: { min_fling_speed: 1000 },   // no coasting: the tempo moves exactly by the detents counted
+  controls: { tempo: { range: [1, 1000], bpm: 120 }, mode: { segments: ["tempo"] } },
+  %s
+}"""
+
+
+def play(*args):
+    """Runs flywheel sim into the kernel; returns its standard error."""
+    run = subprocess.run([os.path.join(BIN, "flywheel"), "sim"] + list(args), capture_output=True, text=True, timeout=TIMEOUT)
+    check(run.returncode == 0, "flywheel sim %s failed: %s" % (" ".join(args), run.stderr))
+    return run.stderr
+
+
+def settled_tempo(client, expected):
+    """Waits until the tempo rests at `expected` (or times out) and returns the state's bpm."""
+    try:
+        client.next(lambda m: m["class"] == "tempo" and m["phase"] == "settled" and m["bpm"] == expected, timeout=20)
+    except Failure:
+        pass
+    return client.state()["tempo"]["bpm"]
+
+
+def test_powermate_uinput():
+    """A simulated PowerMate on uinput: every REL_DIAL delta (up to ±7) counted, the push seen."""
+    daemon = Daemon(TEMPO_ONLY % "")
+    client = daemon.client()
+    play(scenario("powermate-spin"), "--uinput", "--linger", "0.5")
+    added = next((m for m in client.seen if m["class"] == "device" and m["action"] == "added"), None) or client.next(lambda m: m["class"] == "device")
+    check(added["kind"] == "jog-dial" and added["name"] == "Griffin PowerMate", "device added: %s" % added)
+    expected = 120 + truth("powermate-spin")
+    bpm = settled_tempo(client, expected)
+    check(bpm == expected, "tempo %d, expected %d" % (bpm, expected))
+    presses = [m for m in client.seen if m["class"] == "button" and m["action"] == "press"]
+    check(len(presses) == 1 and presses[0]["code"] == 256, "button presses: %s" % presses)
+    client.next(lambda m: m["class"] == "device" and m["action"] == "removed")
+    daemon.stop()
+
+
+def test_shuttlexpress_uinput():
+    """A simulated ShuttleXpress on uinput: the jog counter unwrapped across 255→0 both ways."""
+    daemon = Daemon(TEMPO_ONLY % "")
+    client = daemon.client()
+    play(scenario("shuttle-wrap"), "--uinput", "--linger", "0.5")
+    expected = 120 + truth("shuttle-wrap")
+    bpm = settled_tempo(client, expected)
+    check(bpm == expected, "tempo %d, expected %d" % (bpm, expected))
+    kinds = [m["kind"] for m in client.seen if m["class"] == "device" and m["action"] == "added"]
+    check(kinds == ["jog-shuttle"], "devices added: %s" % kinds)
+    presses = [m["code"] for m in client.seen if m["class"] == "button" and m["action"] == "press"]
+    check(presses == [0x105], "button presses: %s" % presses)
+    daemon.stop()
+
+
+def test_bouncy_encoder_gpio_sim():
+    """A bouncy EC11 on gpio-sim: exact detents through the GPIO backend, the button debounced."""
+    daemon = Daemon(TEMPO_ONLY % 'devices: [ { name: "lane knob", profile: "ec11", gpio: { chip: "flywheel-lane", a: 0, b: 1, button: 2 } } ],')
+    client = daemon.client()
+    play(scenario("bouncy-knob"), "--gpio-sim", "flywheel-lane", "--linger", "0.5")
+    expected = 120 + truth("bouncy-knob")
+    bpm = settled_tempo(client, expected)
+    check(bpm == expected, "tempo %d, expected %d" % (bpm, expected))
+    added = [m for m in client.seen if m["class"] == "device" and m["action"] == "added"]
+    check(len(added) == 1 and added[0]["name"] == "lane knob" and added[0]["kind"] == "encoder", "devices added: %s" % added)
+    presses = [m for m in client.seen if m["class"] == "button" and m["action"] == "press"]
+    check(len(presses) == 1, "debounced presses: %s" % presses)
+    gaps = [m for m in client.seen if m["class"] == "gap"]
+    check(gaps == [], "gaps: %s" % gaps)
+    daemon.stop()
+
+
+def test_hotplug_uinput():
+    """Unplugged after its spin and plugged in again: removed, added, the tempo kept; no CPU spin."""
+    daemon = Daemon(TEMPO_ONLY % "")
+    client = daemon.client()
+    play(scenario("shuttle-wrap"), "--uinput")  # removed right after its last event
+    client.next(lambda m: m["class"] == "device" and m["action"] == "removed")
+    first = 120 + truth("shuttle-wrap")
+    check(settled_tempo(client, first) == first, "tempo after the first plug")
+    before = daemon.cpu_ticks()
+    time.sleep(1.0)  # idle with no device: measuring that nothing runs, not waiting for anything
+    idle = daemon.cpu_ticks() - before
+    check(idle <= 2, "flywheeld used %d ticks of CPU in 1 s with no device" % idle)
+    play(scenario("shuttle-wrap"), "--uinput")
+    second = first + truth("shuttle-wrap")
+    check(settled_tempo(client, second) == second, "tempo after the second plug: state kept")
+    actions = [m["action"] for m in client.seen if m["class"] == "device"]
+    check(actions == ["added", "removed", "added", "removed"], "device messages: %s" % actions)
+    daemon.stop()
+
+
+def test_unreadable_then_readable():
+    """A node that is unreadable for its first second (udev not done) is taken once readable."""
+    daemon = Daemon(TEMPO_ONLY % "", as_user=True)
+    client = daemon.client()
+    sim = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", scenario("shuttle-wrap"), "--uinput", "--linger", "0.5"],
+                           stderr=subprocess.PIPE, text=True)
+    line = sim.stderr.readline()  # "flywheel: … plays on /dev/input/eventN"
+    node = line.strip().rsplit(" ", 1)[-1]
+    check(node.startswith("/dev/input/event"), "sim said: %r" % line)
+    time.sleep(1.0)  # the permission window being simulated, not a wait for an event
+    check(not any(m["class"] == "device" for m in client.seen), "taken while unreadable")
+    os.chmod(node, 0o666)
+    client.next(lambda m: m["class"] == "device" and m["action"] == "added")
+    check(sim.wait(timeout=TIMEOUT) == 0, "flywheel sim failed: %s" % sim.stderr.read())
+    expected = 120 + truth("shuttle-wrap")
+    check(settled_tempo(client, expected) == expected, "tempo after the late permission")
+    daemon.stop()
+
+
+TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_hotplug_uinput, test_unreadable_then_readable]
+
+
+def main(names):
+    for module in ["uinput", "evdev", "gpio-sim"]:
+        subprocess.run(["modprobe", module], check=True)
+    selected = [t for t in TESTS if not names or t.__name__ in names]
+    failed = 0
+    for test in selected:
+        start = time.monotonic()
+        try:
+            test()
+            print("ok   %s (%.1f s)" % (test.__name__, time.monotonic() - start), flush=True)
+        except Exception as error:  # a failure or an unexpected error: report it and go on
+            failed += 1
+            print("FAIL %s: %s" % (test.__name__, error), flush=True)
+    print("%d of %d kernel-lane tests passed" % (len(selected) - failed, len(selected)), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
