@@ -85,4 +85,29 @@ struct EvdevInterpreterTests {
         #expect(interpreter.expire(at: 3 + interpreter.shuttleSilenceNanoseconds) == [DeviceInput(.shuttle(position: 0), at: 3 + interpreter.shuttleSilenceNanoseconds)])
         #expect(interpreter.nextDeadline == nil)
     }
+
+    @Test("a storm of SYN_DROPPED: one gap each, and never a count larger than the device really moved")
+    func dropStorm() {
+        var interpreter = EvdevInterpreter(Self.shuttle)
+        var counter: Int32 = 100
+        var out: [DeviceInput] = []
+        var drops = 0
+        for frame in 0..<5000 {
+            let t = Nanoseconds(frame) * 1_000_000
+            counter = (counter + 3) % 256  // +3 a report, wrapping
+            if frame % 7 == 3 {
+                drops += 1
+                out += interpreter.feed(Self.dropped(t))
+                counter = (counter + 97) % 256  // lost while dropped: must not be counted as a jump
+            }
+            out += interpreter.feed(Self.rel(t, RelCode.dial, counter == 0 ? 1 : counter))
+            out += interpreter.feed(.synReport(at: t))
+        }
+        #expect(interpreter.gaps == drops)
+        #expect(out.filter { $0.action == .gap(reason: "SYN_DROPPED") }.count == drops)
+        for input in out {
+            if case .knob(let detents) = input.action { #expect(detents >= 1 && detents <= 4) }
+        }
+    }
 }
+
