@@ -20,8 +20,17 @@ let profile = try! DeviceProfile.parse("""
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     guard let scenario = try? Scenario.parse(text, file: "fuzz.sim") else { return 0 }
-    // Keep each run short: every input is parsed; only small scenarios are also simulated.
-    guard scenario.steps.count <= 3, let simulation = try? Simulation(scenario: scenario, profile: profile) else { return 0 }
+    // Keep each run short: every input is parsed; only scenarios of a few seconds are also simulated.
+    func cheap(_ gesture: Gesture) -> Bool {
+        switch gesture {
+        case .turn(let detents, let speed): return Double(abs(detents)) / speed <= 2
+        case .flick(let velocity): return abs(velocity) <= 200
+        case .hold(let nanoseconds), .jitter(_, let nanoseconds): return nanoseconds <= 2_000_000_000
+        case .wiggle(_, let speed): return speed >= 0.5
+        case .press, .release: return true
+        }
+    }
+    guard scenario.steps.count <= 8, scenario.steps.allSatisfy({ cheap($0.gesture) }), let simulation = try? Simulation(scenario: scenario, profile: profile) else { return 0 }
     let result = simulation.run()
     guard result.endNanoseconds < 60_000_000_000, result.contactTrace.edges.count < 100_000 else { return 0 }
     var decoder = QuadratureDecoder(stepsPerDetent: .four, initial: result.contactTrace.initial, rest: profile.rest)
