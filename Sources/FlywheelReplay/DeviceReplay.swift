@@ -38,21 +38,32 @@ public enum DeviceReplay {
     }
 
     /// What the GPIO backend makes of recorded edges (a `.edges` log or a VCD capture's A/B pair).
-    /// `kernelEvents`: the edges are the kernel's own events (an edge log from `flywheel record`),
-    /// so an edge that repeats a line's level is evidence of loss; a logic analyser's samples are
-    /// not, and such repeats are dropped.
+    /// `kernelEvents`: the edges are the kernel's own events (an edge log from `flywheel record`):
+    /// each is a toggle whatever its label, and `losses` mark where the kernel's buffer came back
+    /// full. A logic analyser's samples are levels: an edge that repeats its line's level is dropped.
     public static func inputs(
-        from trace: QuadratureTrace, stepsPerDetent: StepsPerDetent, rest: QuadratureLevels?, kernelEvents: Bool
+        from trace: QuadratureTrace, stepsPerDetent: StepsPerDetent, rest: QuadratureLevels?, kernelEvents: Bool,
+        losses: [EdgeLog.Loss] = []
     ) -> [DeviceInput] {
         var interpreter = GPIOEdgeInterpreter(stepsPerDetent: stepsPerDetent, initial: trace.initial, rest: rest)
         var levels = trace.initial
         var edges: [GPIOEdge] = []
+        var out: [DeviceInput] = []
+        var lossIndex = 0
         edges.reserveCapacity(trace.edges.count)
         for edge in trace.edges {
+            while lossIndex < losses.count, losses[lossIndex].timeNanoseconds < edge.timeNanoseconds {
+                out += interpreter.feed(edges)
+                edges.removeAll(keepingCapacity: true)
+                out += interpreter.overflow(levels: losses[lossIndex].levels, at: losses[lossIndex].timeNanoseconds)
+                lossIndex += 1
+            }
             if !kernelEvents, levels.level(of: edge.line) == edge.level { continue }
             levels = levels.setting(edge.line, to: edge.level)
             edges.append(GPIOEdge(timeNanoseconds: edge.timeNanoseconds, line: edge.line == .a ? .a : .b, rising: edge.level))
         }
-        return interpreter.feed(edges)
+        out += interpreter.feed(edges)
+        for loss in losses[lossIndex...] { out += interpreter.overflow(levels: loss.levels, at: loss.timeNanoseconds) }
+        return out
     }
 }

@@ -12,21 +12,39 @@ import FlywheelCore
 /// ```
 /// The first line is the format marker. Optional `# name:` / `# notes:` lines and other `#`
 /// comments follow. `S:` gives the levels before the first edge; each `E:` line is one level
-/// change with its time as seconds and exactly nine digits of nanoseconds. Lines with the same
+/// change with its time as seconds and exactly nine digits of nanoseconds. In a recording of the
+/// kernel's events (`flywheel record --gpio`) each `E:` line is one event: a toggle of the line,
+/// labelled with the level the kernel read when it handled it, and an `L:` line marks where the
+/// kernel's event buffer came back full, with the levels read back then. Lines with the same
 /// timestamp are simultaneous; timestamps never go backwards.
 public struct EdgeLog: Hashable, Sendable {
+    /// A point where edges may have been lost (`L: <time> A=<0|1> B=<0|1>`: the kernel's event
+    /// buffer came back full), with the levels read back from the lines then.
+    public struct Loss: Hashable, Sendable {
+        public var timeNanoseconds: Nanoseconds
+        public var levels: QuadratureLevels
+
+        public init(timeNanoseconds: Nanoseconds, levels: QuadratureLevels) {
+            self.timeNanoseconds = timeNanoseconds
+            self.levels = levels
+        }
+    }
+
     /// The `# name:` header, if any.
     public var name: String?
     /// The `# notes:` header lines, joined with newlines.
     public var notes: String?
     /// The signal.
     public var trace: QuadratureTrace
+    /// Where edges may have been lost, in time order (recordings of the kernel's events only).
+    public var losses: [Loss]
 
     /// Creates a log.
-    public init(name: String? = nil, notes: String? = nil, trace: QuadratureTrace) {
+    public init(name: String? = nil, notes: String? = nil, trace: QuadratureTrace, losses: [Loss] = []) {
         self.name = name
         self.notes = notes
         self.trace = trace
+        self.losses = losses
     }
 
     /// The marker every edge log starts with.
@@ -38,6 +56,7 @@ public struct EdgeLog: Hashable, Sendable {
         var notes: [String] = []
         var initial: QuadratureLevels?
         var edges: [QuadratureEdge] = []
+        var losses: [Loss] = []
         var lastTime: Int64 = .min
         for line in LineScanner(bytes: bytes) {
             func fail(_ problem: String) -> ReplayError {
@@ -93,8 +112,20 @@ public struct EdgeLog: Hashable, Sendable {
                 }
                 lastTime = time
                 edges.append(QuadratureEdge(timeNanoseconds: time, line: which, level: value))
+            } else if first.elementsEqual("L:".utf8) {
+                guard initial != nil else { throw fail("expected an 'S: A=<0|1> B=<0|1>' line before a loss") }
+                guard fields.count == 4, let time = fields[1].decimalSecondsAsNanoseconds(maxFractionDigits: 9, exactFractionDigits: true),
+                    let a = level(fields[2], "A="), let b = level(fields[3], "B=")
+                else {
+                    throw fail("expected 'L: <seconds>.<9 digits> A=<0|1> B=<0|1>' but found \(line.bytes.quoted)")
+                }
+                guard time >= lastTime else {
+                    throw fail("expected times in order but \(fields[1].quoted) is earlier than the line before")
+                }
+                lastTime = time
+                losses.append(Loss(timeNanoseconds: time, levels: QuadratureLevels(a: a, b: b)))
             } else {
-                throw fail("expected an 'S:', 'E:' or '#' line but found \(line.bytes.quoted)")
+                throw fail("expected an 'S:', 'E:', 'L:' or '#' line but found \(line.bytes.quoted)")
             }
         }
         guard let initial else {
@@ -103,7 +134,7 @@ public struct EdgeLog: Hashable, Sendable {
         }
         return EdgeLog(
             name: name, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
-            trace: QuadratureTrace(initial: initial, edges: edges))
+            trace: QuadratureTrace(initial: initial, edges: edges), losses: losses)
     }
 
     /// The log as text, in the format ``parse(_:file:)`` reads.
@@ -118,8 +149,21 @@ public struct EdgeLog: Hashable, Sendable {
         }
         out += "S: A=\(trace.initial.a ? 1 : 0) B=\(trace.initial.b ? 1 : 0)\n"
         out.reserveCapacity(out.utf8.count + trace.edges.count * 24)
-        for edge in trace.edges { out += Self.line(for: edge) }
+        var lossIndex = 0
+        for edge in trace.edges {
+            while lossIndex < losses.count, losses[lossIndex].timeNanoseconds <= edge.timeNanoseconds {
+                out += Self.line(for: losses[lossIndex])
+                lossIndex += 1
+            }
+            out += Self.line(for: edge)
+        }
+        for loss in losses[lossIndex...] { out += Self.line(for: loss) }
         return out
+    }
+
+    /// One loss's `L:` line, with its newline.
+    public static func line(for loss: Loss) -> String {
+        "L: \(loss.timeNanoseconds.secondsText) A=\(loss.levels.a ? 1 : 0) B=\(loss.levels.b ? 1 : 0)\n"
     }
 
     /// One edge's `E:` line, with its newline (`flywheel record --gpio` streams these).

@@ -36,6 +36,10 @@ struct EdgeLogTests {
         let reread = try EdgeLog.parse(Array(crlf.text().utf8), file: "z.edges")
         #expect(reread.trace == log.trace)
         #expect(reread.notes?.hasSuffix("second") == true)
+        // Loss lines (a full kernel buffer, with the levels read back) round-trip in time order.
+        let lossy = EdgeLog(name: "l", trace: log.trace, losses: [EdgeLog.Loss(timeNanoseconds: 0, levels: QuadratureLevels(code: 1))])
+        #expect(try EdgeLog.parse(Array(lossy.text().utf8), file: "l.edges") == lossy)
+        #expect(throws: ReplayError.self) { try EdgeLog.parse(Array("# flywheel-edges 1\nS: A=1 B=1\nL: 0.000000001 A=1\n".utf8), file: "m.edges") }
     }
 
     static let malformed: [(String, Int, String)] = [
@@ -49,7 +53,7 @@ struct EdgeLogTests {
         ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000002 A 0\nE: 0.000000001 A 1\n", 4,
          "expected times in order but '0.000000001' is earlier than the line before"),
         ("# flywheel-edges 1\nS: A=1 B=1\nS: A=1 B=1\n", 3, "expected one start line but found a second 'S:' line"),
-        ("# flywheel-edges 1\nhello\n", 2, "expected an 'S:', 'E:' or '#' line but found 'hello'"),
+        ("# flywheel-edges 1\nhello\n", 2, "expected an 'S:', 'E:', 'L:' or '#' line but found 'hello'"),
         ("# flywheel-edges 1\n# name: nothing\n", 0, "expected an 'S: A=<0|1> B=<0|1>' start line but found none"),
     ]
 

@@ -24,7 +24,11 @@ flock 9
 say() { echo "prepare: $*" >&2; }
 die() { say "$*"; exit 1; }
 step="start"
-trap 'status=$?; [ $status -eq 0 ] || say "FAILED in step \"$step\" (exit status $status)"' EXIT
+report_failure() {
+    local status=$?
+    [ $status -eq 0 ] || say "FAILED in step \"$step\" (exit status $status)"
+}
+trap report_failure EXIT
 
 # timed NAME COMMAND...: runs COMMAND as step NAME and prints how long it took.
 timed() {
@@ -81,15 +85,15 @@ unpack_image() {
     mv "$cache/image.tmp" "$cache/image"
 }
 
-# The uncompressed vmlinux boots straight into the kernel (PVH), about twice as fast under TCG
-# as vmlinuz, which first decompresses itself.
+# The uncompressed vmlinux boots straight into the kernel (PVH), under TCG about 1.5 s sooner
+# than vmlinuz, which first decompresses itself.
 extract_vmlinux() {
     local vmlinuz=$cache/image/boot/vmlinuz-$kver offset
     offset=$(LC_ALL=C grep -m 1 -obUaP '\xfd7zXZ\x00' "$vmlinuz" | cut -d: -f1 || true)
     if [ -n "$offset" ] &&
         xz -dc --single-stream < <(tail -c "+$((offset + 1))" "$vmlinuz") > "$cache/kernel.tmp" &&
         [ "$(head -c 4 "$cache/kernel.tmp")" = $'\x7fELF' ]; then
-        say "booting vmlinux, extracted from vmlinuz-$kver"
+        say "extracted vmlinux from vmlinuz-$kver: it boots directly (PVH)"
     else
         say "could not extract vmlinux from vmlinuz-$kver: booting vmlinuz, which is slower"
         cp "$vmlinuz" "$cache/kernel.tmp"
@@ -105,10 +109,10 @@ build_gpio_sim() {
     rm -rf "$dir"
     mkdir "$dir"
     dpkg-deb --fsys-tarfile "$cache/debs/linux-source-${series}_${pkgver}_all.deb" |
-        tar -x -C "$dir" "./usr/src/$top.tar.xz"
-    tar -xJf "$dir/usr/src/$top.tar.xz" -C "$dir" --strip-components=3 --occurrence \
+        tar -xO "./usr/src/$top.tar.xz" > "$dir/source.tar.xz"
+    tar -xJf "$dir/source.tar.xz" -C "$dir" --strip-components=3 --occurrence \
         "$top/drivers/gpio/gpio-sim.c" "$top/drivers/gpio/gpiolib.h" "$top/kernel/irq/irq_sim.c"
-    rm -r "$dir/usr"
+    rm "$dir/source.tar.xz"
     sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq_safe(irqnum);/' "$dir/irq_sim.c"
     grep -q 'generic_handle_irq_safe(irqnum)' "$dir/irq_sim.c" ||
         die "irq_sim.c in linux-source-$series $pkgver no longer has the irq_to_desc call this patches"

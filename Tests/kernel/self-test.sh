@@ -34,11 +34,11 @@ check() {
     fi
 }
 
-check "uinput, evdev, gpio-sim and configfs" 0 "$(uname -m)
+check "uinput, evdev, gpio-sim and configfs" 0 "modules for the running kernel
 /dev/uinput
 configfs /sys/kernel/config
 gpio-sim" -- sh -c '
-    uname -m
+    [ -f /lib/modules/$(uname -r)/extra/gpio-sim.ko ] && echo "modules for the running kernel"
     modprobe uinput && modprobe evdev && [ -c /dev/uinput ] && echo /dev/uinput
     modprobe gpio-sim && grep -o "^configfs /sys/kernel/config" /proc/mounts && ls /sys/kernel/config'
 

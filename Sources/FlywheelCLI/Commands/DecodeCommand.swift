@@ -29,7 +29,7 @@ enum DecodeCommand {
             return
         }
         switch input {
-        case .quadrature(let trace, _):
+        case .quadrature(let trace, _, _):
             try decodeQuadrature(trace, stepsText: stepsText, summary: summary, console: console)
         case .evdev(let recording):
             guard stepsText == "4" || stepsText == "auto" || stepsText == "1" else {
@@ -87,11 +87,11 @@ enum DecodeCommand {
         var text = ""
         let inputs: [DeviceInput]
         switch input {
-        case .quadrature(let trace, _):
+        case .quadrature(let trace, _, let losses):
             guard let value = Int(stepsText), let steps = StepsPerDetent(rawValue: value) else {
                 throw .usage("--inputs takes --steps-per-detent 1, 2 or 4, not '\(stepsText)'")
             }
-            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"))
+            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"), losses: losses)
         case .evdev(let recording):
             let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
             let replay = DeviceReplay.inputs(from: recording, profiles: hints)

@@ -66,7 +66,11 @@ enum RecordCommand {
                                 text += EdgeLog.line(for: QuadratureEdge(timeNanoseconds: relative(edge.timeNanoseconds), line: edge.line == .a ? .a : .b, level: edge.rising))
                                 counted()
                             }
-                            if lost { text += "# the kernel's buffer came back full here: edges may have been lost\n" }
+                            if lost, let last = edges.last {
+                                // Edges may have been dropped here: mark it with the levels read back.
+                                let now = try lines.levels().quadrature
+                                text += EdgeLog.line(for: EdgeLog.Loss(timeNanoseconds: relative(last.timeNanoseconds), levels: now))
+                            }
                             console.out(text)
                         } catch {
                             failure = ToolError("\(error)")

@@ -11,6 +11,9 @@ public final class UInputDevice {
     public let devnode: String
     let handle: OpaquePointer
     let template: OpaquePointer
+    /// inotify on /dev/input for IN_OPEN, set up before the node exists.
+    let openWatch: Int32
+    let watchingDirectory: Bool
     var destroyed = false
 
     /// Creates a device with `description`'s name, ids, codes and axis ranges.
@@ -35,6 +38,9 @@ public final class UInputDevice {
                 }
             }
         }
+        // Watch the directory for opens before the node exists: a reader may take it at once.
+        let watch = try Syscall.call("inotify_init1", "/dev/input") { inotify_init1(Int32(IN_CLOEXEC)) }
+        let watchingDirectory = inotify_add_watch(watch, "/dev/input", UInt32(IN_OPEN)) >= 0
         var device: OpaquePointer?
         do {
             _ = try Syscall.evdev("libevdev_uinput_create_from_device", "/dev/uinput (\(description.name))") {
@@ -42,11 +48,16 @@ public final class UInputDevice {
             }
         } catch {
             libevdev_free(template)
+            Glibc.close(watch)
             throw error
         }
+        self.openWatch = watch
+        self.watchingDirectory = watchingDirectory
         self.template = template
         self.handle = device!
         self.devnode = libevdev_uinput_get_devnode(device).map { String(cString: $0) } ?? ""
+        // The first input device of all made /dev/input just now: watch the node itself.
+        if !watchingDirectory { _ = inotify_add_watch(watch, devnode, UInt32(IN_OPEN)) }
     }
 
     deinit { destroy() }
@@ -59,20 +70,36 @@ public final class UInputDevice {
     }
 
     /// Waits until some process opens the event node (a reader took the device), at most
-    /// `timeoutMilliseconds`; returns whether one did.
+    /// `timeoutMilliseconds`; returns whether one did. The directory's watch was set up before the
+    /// node existed (see ``init(_:)``), so a reader that opened it at once is not missed.
     public func waitForReader(timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
-        let watch = try Syscall.call("inotify_init1", devnode) { inotify_init1(Int32(IN_CLOEXEC)) }
-        defer { Glibc.close(watch) }
-        _ = try Syscall.call("inotify_add_watch", devnode) { inotify_add_watch(watch, devnode, UInt32(IN_OPEN)) }
-        var poll = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
-        let ready = try Syscall.call("poll", devnode) { Glibc.poll(&poll, 1, timeoutMilliseconds) }
-        return ready > 0
+        let name = devnode.split(separator: "/").last.map(String.init) ?? devnode
+        let deadline = MonotonicClock.now() + Nanoseconds(timeoutMilliseconds) * 1_000_000
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = Int32(max(0, (deadline - MonotonicClock.now()) / 1_000_000))
+            var poll = pollfd(fd: openWatch, events: Int16(POLLIN), revents: 0)
+            let ready = try Syscall.call("poll", devnode) { Glibc.poll(&poll, 1, left) }
+            if ready == 0 { return false }
+            let count = try Syscall.call("read", devnode) { buffer.withUnsafeMutableBytes { Glibc.read(openWatch, $0.baseAddress, $0.count) } }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len) }
+                let opened = String(decoding: buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }, as: UTF8.self)
+                // An event with no name is the watched directory itself being listed (a reader
+                // rescanning), unless the watch is on the node itself.
+                if opened == name || (length == 0 && !watchingDirectory) { return true }
+                offset += header + length
+            }
+        }
     }
 
     /// Removes the device (a reader sees ENODEV, as on an unplug).
     public func destroy() {
         guard !destroyed else { return }
         destroyed = true
+        Glibc.close(openWatch)
         libevdev_uinput_destroy(handle)
         libevdev_free(template)
     }

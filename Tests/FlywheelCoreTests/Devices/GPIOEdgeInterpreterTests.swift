@@ -28,16 +28,33 @@ struct GPIOEdgeInterpreterTests {
         #expect(interpreter.nextDeadline == nil)
     }
 
-    @Test("an edge that repeats its line's level is a gap; counting restarts from the levels after it")
-    func impossibleEdge() {
+    @Test("a bounce the kernel labels late (two edges, one label) is two toggles; a detent still counts once")
+    func lateLabels() {
         var interpreter = GPIOEdgeInterpreter(stepsPerDetent: .four, initial: QuadratureLevels(code: 3))
-        var out = interpreter.feed(Self.detent(from: 10 * Self.ms))
-        #expect(out.map(\.action) == [.knob(detents: 1)])
-        out = interpreter.feed([GPIOEdge(timeNanoseconds: 20 * Self.ms, line: .b, rising: true)])  // B is already high
-        #expect(out == [DeviceInput(.gap(reason: "GPIO event buffer overflow"), at: 20 * Self.ms)])
-        out = interpreter.feed(Self.detent(from: 30 * Self.ms))
-        #expect(out.map(\.action) == [.knob(detents: 1)])
-        #expect(interpreter.detents == 2 && interpreter.gaps == 1)
+        // A bounces down and up within 0.3 ms; the kernel read the line after it settled, so both
+        // edges say "rising". Then a clean detent.
+        let bounce = [GPIOEdge(timeNanoseconds: 5 * Self.ms, line: .a, rising: true),
+                      GPIOEdge(timeNanoseconds: 5 * Self.ms + 300_000, line: .a, rising: true)]
+        #expect(interpreter.feed(bounce).isEmpty)
+        #expect(interpreter.levels == QuadratureLevels(code: 3))
+        #expect(interpreter.feed(Self.detent(from: 10 * Self.ms)).map(\.action) == [.knob(detents: 1)])
+        #expect(interpreter.gaps == 0 && interpreter.corrections == 0)
+    }
+
+    @Test("an edge the interrupt controller merged away is corrected by the next settled label, not inverted for ever")
+    func mergedEdge() {
+        var interpreter = GPIOEdgeInterpreter(stepsPerDetent: .four, initial: QuadratureLevels(code: 3))
+        // The first detent's "A falls" was merged with a bounce and never arrived: B falls, A rises
+        // (labelled rising while A is believed high), B rises.
+        let missing = [GPIOEdge(timeNanoseconds: 10 * Self.ms, line: .b, rising: false),
+                       GPIOEdge(timeNanoseconds: 12 * Self.ms, line: .a, rising: true),
+                       GPIOEdge(timeNanoseconds: 13 * Self.ms, line: .b, rising: true)]
+        _ = interpreter.feed(missing)
+        #expect(interpreter.levels == QuadratureLevels(code: 3))  // the labels kept A right
+        #expect(interpreter.corrections == 1)
+        // Later detents count normally in the same direction.
+        let counted = interpreter.feed(Self.detent(from: 20 * Self.ms)) + interpreter.feed(Self.detent(from: 30 * Self.ms))
+        #expect(counted.map(\.action) == [.knob(detents: 1), .knob(detents: 1)])
     }
 
     @Test("a reported overflow restarts at the levels read back, mid-step, without a false detent")
