@@ -51,9 +51,9 @@ public struct InputTimeline: Sendable {
                 profileID: result.profile.id)
         }
         switch try ReplayInput.load(path, channels: channels) {
-        case .quadrature(let trace, let logName, let losses):
+        case .quadrature(let trace, let logName, let marks):
             name = logName ?? name
-            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"), losses: losses)
+            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"), marks: marks)
         case .evdev(let recording):
             let replay = DeviceReplay.inputs(from: recording, profiles: hints)
             guard replay.classification.knob != nil || !replay.classification.buttons.isEmpty else {

@@ -4,7 +4,7 @@ import FlywheelReplay
 
 /// A replay file loaded by its kind: a quadrature trace (VCD, `.edges`) or evdev events (evemu).
 enum ReplayInput {
-    case quadrature(QuadratureTrace, name: String?, losses: [EdgeLog.Loss] = [])
+    case quadrature(QuadratureTrace, name: String?, marks: [EdgeLog.Mark] = [])
     case evdev(EvemuRecording)
 
     /// Reads `path`; VCD files need the channel names `channels` ("A,B").
@@ -26,7 +26,7 @@ enum ReplayInput {
             }
             if path.hasSuffix(".edges") || bytes.starts(with: Array(EdgeLog.marker.utf8)) {
                 let log = try EdgeLog.parse(bytes, file: path)
-                return .quadrature(log.trace, name: log.name, losses: log.losses)
+                return .quadrature(log.trace, name: log.name, marks: log.marks)
             }
             return .evdev(try EvemuRecording.parse(bytes, file: path))
         } catch let error as ReplayError {

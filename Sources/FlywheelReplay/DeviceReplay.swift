@@ -39,31 +39,38 @@ public enum DeviceReplay {
 
     /// What the GPIO backend makes of recorded edges (a `.edges` log or a VCD capture's A/B pair).
     /// `kernelEvents`: the edges are the kernel's own events (an edge log from `flywheel record`):
-    /// each is a toggle whatever its label, and `losses` mark where the kernel's buffer came back
-    /// full. A logic analyser's samples are levels: an edge that repeats its line's level is dropped.
+    /// each is a toggle whatever its label, and `marks` give the levels the backend read back (a
+    /// reconciliation, or a full buffer: a gap). A logic analyser's samples are levels: an edge
+    /// that repeats its line's level is dropped.
     public static func inputs(
         from trace: QuadratureTrace, stepsPerDetent: StepsPerDetent, rest: QuadratureLevels?, kernelEvents: Bool,
-        losses: [EdgeLog.Loss] = []
+        marks: [EdgeLog.Mark] = []
     ) -> [DeviceInput] {
         var interpreter = GPIOEdgeInterpreter(stepsPerDetent: stepsPerDetent, initial: trace.initial, rest: rest)
         var levels = trace.initial
         var edges: [GPIOEdge] = []
         var out: [DeviceInput] = []
-        var lossIndex = 0
+        var markIndex = 0
+        func apply(_ mark: EdgeLog.Mark) {
+            out += interpreter.feed(edges)
+            edges.removeAll(keepingCapacity: true)
+            switch mark.kind {
+            case .loss: out += interpreter.overflow(levels: mark.levels, at: mark.timeNanoseconds)
+            case .readBack: out += interpreter.reconcile(levels: mark.levels, at: mark.timeNanoseconds)
+            }
+        }
         edges.reserveCapacity(trace.edges.count)
-        for edge in trace.edges {
-            while lossIndex < losses.count, losses[lossIndex].timeNanoseconds < edge.timeNanoseconds {
-                out += interpreter.feed(edges)
-                edges.removeAll(keepingCapacity: true)
-                out += interpreter.overflow(levels: losses[lossIndex].levels, at: losses[lossIndex].timeNanoseconds)
-                lossIndex += 1
+        for (index, edge) in trace.edges.enumerated() {
+            while markIndex < marks.count, marks[markIndex].edgeIndex <= index {
+                apply(marks[markIndex])
+                markIndex += 1
             }
             if !kernelEvents, levels.level(of: edge.line) == edge.level { continue }
             levels = levels.setting(edge.line, to: edge.level)
             edges.append(GPIOEdge(timeNanoseconds: edge.timeNanoseconds, line: edge.line == .a ? .a : .b, rising: edge.level))
         }
+        for mark in marks[markIndex...] { apply(mark) }
         out += interpreter.feed(edges)
-        for loss in losses[lossIndex...] { out += interpreter.overflow(levels: loss.levels, at: loss.timeNanoseconds) }
         return out
     }
 }

@@ -12,21 +12,36 @@ import FlywheelCore
 /// ```
 /// The first line is the format marker. Optional `# name:` / `# notes:` lines and other `#`
 /// comments follow. `S:` gives the levels before the first edge; each `E:` line is one level
-/// change with its time as seconds and exactly nine digits of nanoseconds. In a recording of the
+/// change with its time as seconds and exactly nine digits of nanoseconds, in the order the edges
+/// were delivered (a recording's times can go back a little where one line's events were read
+/// after another's: the order is kept, not re-sorted). In a recording of the
 /// kernel's events (`flywheel record --gpio`) each `E:` line is one event: a toggle of the line,
-/// labelled with the level the kernel read when it handled it, and an `L:` line marks where the
-/// kernel's event buffer came back full, with the levels read back then. Lines with the same
+/// labelled with the level the kernel read when it handled it (which lags while contacts bounce);
+/// an `R:` line gives the levels read back from the lines at a quiet moment, and an `L:` line marks
+/// where the kernel's event buffer came back full, with the levels read back then. Lines with the same
 /// timestamp are simultaneous; timestamps never go backwards.
 public struct EdgeLog: Hashable, Sendable {
-    /// A point where edges may have been lost (`L: <time> A=<0|1> B=<0|1>`: the kernel's event
-    /// buffer came back full), with the levels read back from the lines then.
-    public struct Loss: Hashable, Sendable {
+    /// The lines' levels read back by the GPIO backend at a moment between events: `R:` at a quiet
+    /// moment (the decoder takes them as the truth, correcting an edge the interrupt merged away),
+    /// `L:` where the kernel's event buffer came back full (edges may have been lost: a gap).
+    public struct Mark: Hashable, Sendable {
+        /// What the read-back means.
+        public enum Kind: String, Sendable, Hashable {
+            case loss = "L:"
+            case readBack = "R:"
+        }
+
+        public var kind: Kind
         public var timeNanoseconds: Nanoseconds
         public var levels: QuadratureLevels
+        /// How many edges came before it in the log: it applies between those and the next.
+        public var edgeIndex: Int
 
-        public init(timeNanoseconds: Nanoseconds, levels: QuadratureLevels) {
+        public init(_ kind: Kind, timeNanoseconds: Nanoseconds, levels: QuadratureLevels, edgeIndex: Int) {
+            self.kind = kind
             self.timeNanoseconds = timeNanoseconds
             self.levels = levels
+            self.edgeIndex = edgeIndex
         }
     }
 
@@ -36,15 +51,16 @@ public struct EdgeLog: Hashable, Sendable {
     public var notes: String?
     /// The signal.
     public var trace: QuadratureTrace
-    /// Where edges may have been lost, in time order (recordings of the kernel's events only).
-    public var losses: [Loss]
+    /// Levels read back, and where edges may have been lost, in time order (recordings of the
+    /// kernel's events only).
+    public var marks: [Mark]
 
     /// Creates a log.
-    public init(name: String? = nil, notes: String? = nil, trace: QuadratureTrace, losses: [Loss] = []) {
+    public init(name: String? = nil, notes: String? = nil, trace: QuadratureTrace, marks: [Mark] = []) {
         self.name = name
         self.notes = notes
         self.trace = trace
-        self.losses = losses
+        self.marks = marks
     }
 
     /// The marker every edge log starts with.
@@ -56,8 +72,8 @@ public struct EdgeLog: Hashable, Sendable {
         var notes: [String] = []
         var initial: QuadratureLevels?
         var edges: [QuadratureEdge] = []
-        var losses: [Loss] = []
-        var lastTime: Int64 = .min
+        var marks: [Mark] = []
+        var lastMarkTime: Int64 = .min
         for line in LineScanner(bytes: bytes) {
             func fail(_ problem: String) -> ReplayError {
                 ReplayError(file: file, line: line.number, problem: problem)
@@ -95,9 +111,6 @@ public struct EdgeLog: Hashable, Sendable {
                 else {
                     throw fail("expected a time as <seconds>.<nanoseconds, 9 digits> but found \(fields[1].quoted)")
                 }
-                guard time >= lastTime else {
-                    throw fail("expected times in order but \(fields[1].quoted) is earlier than the line before")
-                }
                 let lineName = fields[2]
                 let which: QuadratureLine
                 if lineName.elementsEqual("A".utf8) {
@@ -110,22 +123,21 @@ public struct EdgeLog: Hashable, Sendable {
                 guard let value = bit(fields[3]) else {
                     throw fail("expected the level 0 or 1 but found \(fields[3].quoted)")
                 }
-                lastTime = time
                 edges.append(QuadratureEdge(timeNanoseconds: time, line: which, level: value))
-            } else if first.elementsEqual("L:".utf8) {
-                guard initial != nil else { throw fail("expected an 'S: A=<0|1> B=<0|1>' line before a loss") }
+            } else if let kind = Mark.Kind(rawValue: String(decoding: first, as: UTF8.self)) {
+                guard initial != nil else { throw fail("expected an 'S: A=<0|1> B=<0|1>' line before '\(kind.rawValue)'") }
                 guard fields.count == 4, let time = fields[1].decimalSecondsAsNanoseconds(maxFractionDigits: 9, exactFractionDigits: true),
                     let a = level(fields[2], "A="), let b = level(fields[3], "B=")
                 else {
-                    throw fail("expected 'L: <seconds>.<9 digits> A=<0|1> B=<0|1>' but found \(line.bytes.quoted)")
+                    throw fail("expected '\(kind.rawValue) <seconds>.<9 digits> A=<0|1> B=<0|1>' but found \(line.bytes.quoted)")
                 }
-                guard time >= lastTime else {
-                    throw fail("expected times in order but \(fields[1].quoted) is earlier than the line before")
+                guard time >= lastMarkTime else {
+                    throw fail("expected times in order but \(fields[1].quoted) is earlier than the mark before")
                 }
-                lastTime = time
-                losses.append(Loss(timeNanoseconds: time, levels: QuadratureLevels(a: a, b: b)))
+                lastMarkTime = time
+                marks.append(Mark(kind, timeNanoseconds: time, levels: QuadratureLevels(a: a, b: b), edgeIndex: edges.count))
             } else {
-                throw fail("expected an 'S:', 'E:', 'L:' or '#' line but found \(line.bytes.quoted)")
+                throw fail("expected an 'S:', 'E:', 'R:', 'L:' or '#' line but found \(line.bytes.quoted)")
             }
         }
         guard let initial else {
@@ -134,7 +146,7 @@ public struct EdgeLog: Hashable, Sendable {
         }
         return EdgeLog(
             name: name, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
-            trace: QuadratureTrace(initial: initial, edges: edges), losses: losses)
+            trace: QuadratureTrace(initial: initial, edges: edges), marks: marks)
     }
 
     /// The log as text, in the format ``parse(_:file:)`` reads.
@@ -149,21 +161,21 @@ public struct EdgeLog: Hashable, Sendable {
         }
         out += "S: A=\(trace.initial.a ? 1 : 0) B=\(trace.initial.b ? 1 : 0)\n"
         out.reserveCapacity(out.utf8.count + trace.edges.count * 24)
-        var lossIndex = 0
-        for edge in trace.edges {
-            while lossIndex < losses.count, losses[lossIndex].timeNanoseconds <= edge.timeNanoseconds {
-                out += Self.line(for: losses[lossIndex])
-                lossIndex += 1
+        var markIndex = 0
+        for (index, edge) in trace.edges.enumerated() {
+            while markIndex < marks.count, marks[markIndex].edgeIndex <= index {
+                out += Self.line(for: marks[markIndex])
+                markIndex += 1
             }
             out += Self.line(for: edge)
         }
-        for loss in losses[lossIndex...] { out += Self.line(for: loss) }
+        for mark in marks[markIndex...] { out += Self.line(for: mark) }
         return out
     }
 
-    /// One loss's `L:` line, with its newline.
-    public static func line(for loss: Loss) -> String {
-        "L: \(loss.timeNanoseconds.secondsText) A=\(loss.levels.a ? 1 : 0) B=\(loss.levels.b ? 1 : 0)\n"
+    /// One mark's `R:` or `L:` line, with its newline.
+    public static func line(for mark: Mark) -> String {
+        "\(mark.kind.rawValue) \(mark.timeNanoseconds.secondsText) A=\(mark.levels.a ? 1 : 0) B=\(mark.levels.b ? 1 : 0)\n"
     }
 
     /// One edge's `E:` line, with its newline (`flywheel record --gpio` streams these).

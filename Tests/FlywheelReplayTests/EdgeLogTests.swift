@@ -37,7 +37,7 @@ struct EdgeLogTests {
         #expect(reread.trace == log.trace)
         #expect(reread.notes?.hasSuffix("second") == true)
         // Loss lines (a full kernel buffer, with the levels read back) round-trip in time order.
-        let lossy = EdgeLog(name: "l", trace: log.trace, losses: [EdgeLog.Loss(timeNanoseconds: 0, levels: QuadratureLevels(code: 1))])
+        let lossy = EdgeLog(name: "l", trace: log.trace, marks: [EdgeLog.Mark(.readBack, timeNanoseconds: 0, levels: QuadratureLevels(code: 3), edgeIndex: 0), EdgeLog.Mark(.loss, timeNanoseconds: 0, levels: QuadratureLevels(code: 1), edgeIndex: 1)])
         #expect(try EdgeLog.parse(Array(lossy.text().utf8), file: "l.edges") == lossy)
         #expect(throws: ReplayError.self) { try EdgeLog.parse(Array("# flywheel-edges 1\nS: A=1 B=1\nL: 0.000000001 A=1\n".utf8), file: "m.edges") }
     }
@@ -50,10 +50,10 @@ struct EdgeLogTests {
         ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.5 A 1\n", 3, "expected a time as <seconds>.<nanoseconds, 9 digits> but found '0.5'"),
         ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000001 C 1\n", 3, "expected the line name A or B but found 'C'"),
         ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000001 A high\n", 3, "expected the level 0 or 1 but found 'high'"),
-        ("# flywheel-edges 1\nS: A=1 B=1\nE: 0.000000002 A 0\nE: 0.000000001 A 1\n", 4,
-         "expected times in order but '0.000000001' is earlier than the line before"),
+        ("# flywheel-edges 1\nS: A=1 B=1\nR: 0.000000002 A=1 B=1\nL: 0.000000001 A=1 B=1\n", 4,
+         "expected times in order but '0.000000001' is earlier than the mark before"),
         ("# flywheel-edges 1\nS: A=1 B=1\nS: A=1 B=1\n", 3, "expected one start line but found a second 'S:' line"),
-        ("# flywheel-edges 1\nhello\n", 2, "expected an 'S:', 'E:', 'L:' or '#' line but found 'hello'"),
+        ("# flywheel-edges 1\nhello\n", 2, "expected an 'S:', 'E:', 'R:', 'L:' or '#' line but found 'hello'"),
         ("# flywheel-edges 1\n# name: nothing\n", 0, "expected an 'S: A=<0|1> B=<0|1>' start line but found none"),
     ]
 

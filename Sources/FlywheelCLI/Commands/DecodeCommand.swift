@@ -87,11 +87,11 @@ enum DecodeCommand {
         var text = ""
         let inputs: [DeviceInput]
         switch input {
-        case .quadrature(let trace, _, let losses):
+        case .quadrature(let trace, _, let marks):
             guard let value = Int(stepsText), let steps = StepsPerDetent(rawValue: value) else {
                 throw .usage("--inputs takes --steps-per-detent 1, 2 or 4, not '\(stepsText)'")
             }
-            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"), losses: losses)
+            inputs = DeviceReplay.inputs(from: trace, stepsPerDetent: steps, rest: nil, kernelEvents: !path.hasSuffix(".vcd"), marks: marks)
         case .evdev(let recording):
             let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
             let replay = DeviceReplay.inputs(from: recording, profiles: hints)

@@ -37,6 +37,7 @@ enum RecordCommand {
             throw ToolError(error.description)
         }
         var recorded = 0
+        var edgesWritten = 0
         var start: Nanoseconds?
         var failure: ToolError?
         func relative(_ time: Nanoseconds) -> Nanoseconds {
@@ -49,6 +50,7 @@ enum RecordCommand {
         }
 
         var close: () -> Void = {}
+        let endAt: Nanoseconds? = seconds > 0 ? MonotonicClock.now() + Nanoseconds(seconds * 1e9) : nil
         do {
             if let gpio {
                 let spec = try parseGPIO(gpio)
@@ -64,12 +66,20 @@ enum RecordCommand {
                             var text = ""
                             for edge in edges where edge.line != .button {
                                 text += EdgeLog.line(for: QuadratureEdge(timeNanoseconds: relative(edge.timeNanoseconds), line: edge.line == .a ? .a : .b, level: edge.rising))
+                                edgesWritten += 1
                                 counted()
                             }
-                            if lost, let last = edges.last {
-                                // Edges may have been dropped here: mark it with the levels read back.
+                            // The levels read back after each read, as the backend reads them: a loss
+                            // mark when the kernel's buffer came back full, else a read-back when no
+                            // event is pending.
+                            if let last = edges.last {
                                 let now = try lines.levels().quadrature
-                                text += EdgeLog.line(for: EdgeLog.Loss(timeNanoseconds: relative(last.timeNanoseconds), levels: now))
+                                let readAt = MonotonicClock.now()
+                                if lost {
+                                    text += EdgeLog.line(for: EdgeLog.Mark(.loss, timeNanoseconds: relative(last.timeNanoseconds), levels: now, edgeIndex: edgesWritten))
+                                } else if try !lines.hasPendingEvents() {
+                                    text += EdgeLog.line(for: EdgeLog.Mark(.readBack, timeNanoseconds: relative(readAt), levels: now, edgeIndex: edgesWritten))
+                                }
                             }
                             console.out(text)
                         } catch {
@@ -105,7 +115,7 @@ enum RecordCommand {
                     }
                 }
             }
-            if seconds > 0 { loop.arm(at: MonotonicClock.now() + Nanoseconds(seconds * 1e9)) }
+            loop.arm(at: endAt)
             loop.onTimer { loop.stop() }
             try loop.run()
         } catch let error as SystemError {

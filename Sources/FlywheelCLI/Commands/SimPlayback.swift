@@ -7,6 +7,9 @@ import FlywheelSimulator
 /// real kernel — a uinput device with the profile's name and ids, or a gpio-sim chip whose A, B and
 /// button lines follow the contact model, bounce included.
 enum SimPlayback {
+    /// The least time between two line changes written to gpio-sim.
+    static let gpioSimSpacingNanoseconds: Nanoseconds = 300_000
+
     /// How long to wait for a reader to take the device before playing.
     static let readerTimeoutMilliseconds: Int32 = 10_000
 
@@ -87,6 +90,15 @@ enum SimPlayback {
                 }
                 MonotonicClock.sleep(until: MonotonicClock.now() + 10_000_000)
             }
+            // A consumer's request (with its bias) can leave a line at gpio-sim's default for a moment;
+            // let its requests finish, then pull every line back to the scenario's starting level.
+            MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
+            do {
+                for (offset, high) in [trace.initial.a, trace.initial.b, true].enumerated() { try sim.set(offset, high: high) }
+            } catch {
+                throw ToolError(error.description)
+            }
+            MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
         }
         // Contact edges (bounce included) and the raw button contact (pull-up: pressed is low).
         var timeline = trace.edges.map { ($0.timeNanoseconds, $0.line == .a ? 0 : 1, $0.level) }
@@ -94,9 +106,17 @@ enum SimPlayback {
         timeline.sort { ($0.0, $0.1) < ($1.0, $1.1) }
         let start = MonotonicClock.now()
         let origin = timeline.first?.0 ?? 0
+        var lag: Nanoseconds = 0
+        var previous: Nanoseconds = .min
         do {
             for (time, line, high) in timeline {
-                MonotonicClock.sleep(until: start + time - origin)
+                // gpio-sim raises its interrupts through irq_work: toggles closer together than the
+                // kernel handles them merge into one event. Keep writes at least this far apart,
+                // shifting the rest of the script later; the order of every contact change is kept.
+                let due = max(start + time - origin + lag, previous + Self.gpioSimSpacingNanoseconds)
+                lag = due - (start + time - origin)
+                MonotonicClock.sleep(until: due)
+                previous = MonotonicClock.now()
                 try sim.set(line, high: high)
             }
         } catch {

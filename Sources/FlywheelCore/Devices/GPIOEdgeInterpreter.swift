@@ -23,15 +23,13 @@ public struct GPIOEdge: Sendable, Hashable {
 /// Turns an encoder's GPIO edges (A, B and an optional push button) into ``DeviceInput``: the
 /// quadrature decoder for the knob, a software debounce for the button (libgpiod 1.6 has none).
 ///
-/// Each kernel event is one edge, that is one toggle of its line. Its rising/falling label is the
-/// level the kernel read when it handled the interrupt, so while a contact bounces the labels lag
-/// (two edges can carry one label) and an edge can even be merged away by the interrupt controller.
-/// So within a burst (edges on a line less than ``labelTrustNanoseconds`` apart) the edges are
-/// counted as toggles, and the last edge of a burst sets the line to its label — the level after the
-/// contact settled — which also corrects a merged edge instead of inverting the line for ever.
-/// Lost events are reported, not guessed at: the backend says when a line's read returned the
-/// kernel's whole 16-event buffer, and ``overflow(levels:at:)`` gives one `gap` and restarts the
-/// decoder from the levels read back.
+/// Each kernel event is one edge, that is one toggle of its line, and is counted as such. Its
+/// rising/falling label is not used: the kernel reads the line when it handles the interrupt, so
+/// while a contact bounces the labels lag (two edges can carry one label). What a toggle count can
+/// miss — an edge the interrupt controller merged away — the backend corrects with the levels it
+/// reads back from the lines at a quiet moment (``reconcile(levels:at:)``). Lost events are reported,
+/// not guessed at: when a line's read returns the kernel's whole 16-event buffer,
+/// ``overflow(levels:at:)`` gives one `gap` and restarts the decoder from the levels read back.
 public struct GPIOEdgeInterpreter: Sendable {
     /// Quarter steps per detent.
     public let stepsPerDetent: StepsPerDetent
@@ -41,18 +39,18 @@ public struct GPIOEdgeInterpreter: Sendable {
     public var buttonCode: UInt16 = KeyCode.btn0
     /// Whether a low level means pressed (a switch to ground with a pull-up).
     public var buttonActiveLow = true
-    /// Edges on a line closer than this are one burst (contact bounce); the last edge's label is the
-    /// settled level (1 ms).
-    public var labelTrustNanoseconds: Nanoseconds = 1_000_000
 
     var decoder: QuadratureDecoder
     let rest: QuadratureLevels?
     var buttonLevel: Bool
     var buttonChangedAt: Nanoseconds?
     var buttonReportedPressed: Bool
+    var reconciledAt: Nanoseconds = .min
+    var lastDirection = 0
+    var edgesSeen = 0
     /// Gaps reported so far.
     public private(set) var gaps = 0
-    /// Bursts whose settled label differed from the toggles counted (an edge was merged away).
+    /// Read-backs that differed from the toggles counted (an edge was merged away).
     public private(set) var corrections = 0
     /// Net detents so far.
     public var detents: Int { decoder.detents + detentsBeforeGaps }
@@ -74,25 +72,10 @@ public struct GPIOEdgeInterpreter: Sendable {
     /// The A/B levels the decoder is at.
     public var levels: QuadratureLevels { decoder.levels }
 
-    /// The level a line goes to with this edge: a toggle within a burst, the label at its end.
-    mutating func level(after edge: GPIOEdge, current: Bool, burstEnds: Bool) -> Bool {
-        guard burstEnds else { return !current }
-        if edge.rising == current { corrections += 1 }
-        return edge.rising
-    }
-
     /// Feeds edges in time order; edges with the same timestamp change the levels together (an
     /// invalid double step when both A and B change).
     public mutating func feed(_ edges: [GPIOEdge]) -> [DeviceInput] {
         var out: [DeviceInput] = []
-        // Whether each edge is the last of its burst: no edge on its line follows within the trust window.
-        var burstEnds = [Bool](repeating: true, count: edges.count)
-        var following: [GPIOEdge.Line: Nanoseconds] = [:]
-        for position in edges.indices.reversed() {
-            let edge = edges[position]
-            if let next = following[edge.line], next - edge.timeNanoseconds < labelTrustNanoseconds { burstEnds[position] = false }
-            following[edge.line] = edge.timeNanoseconds
-        }
         var index = 0
         while index < edges.count {
             let time = edges[index].timeNanoseconds
@@ -100,23 +83,68 @@ public struct GPIOEdgeInterpreter: Sendable {
             var next = decoder.levels
             while index < edges.count, edges[index].timeNanoseconds == time {
                 let edge = edges[index]
-                let ends = burstEnds[index]
                 index += 1
+                // An edge older than the last read-back arrived late: that read-back already has it.
+                if edge.timeNanoseconds <= reconciledAt { continue }
+                edgesSeen += 1
                 switch edge.line {
                 case .a, .b:
                     let line: QuadratureLine = edge.line == .a ? .a : .b
-                    next = next.setting(line, to: level(after: edge, current: next.level(of: line), burstEnds: ends))
+                    next = next.setting(line, to: !next.level(of: line))
                 case .button:
-                    buttonLevel = level(after: edge, current: buttonLevel, burstEnds: ends)
+                    buttonLevel.toggle()
                     buttonChangedAt = time
                 }
             }
             if next != decoder.levels {
-                let fired = decoder.feed(next)
+                let fired = feedCounting(next)
                 if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
             }
         }
         return out
+    }
+
+    /// Feeds the decoder, remembering the direction of the last quarter step.
+    mutating func feedCounting(_ levels: QuadratureLevels) -> Int {
+        let before = decoder.quarterSteps
+        let fired = decoder.feed(levels)
+        if decoder.quarterSteps != before { lastDirection = decoder.quarterSteps > before ? 1 : -1 }
+        return fired
+    }
+
+    /// The lines' levels read back at `time`, a quiet moment (no event pending): where they differ
+    /// from the toggles counted, an edge was merged away, and the read-back is the truth; the decoder
+    /// moves there as if the edge had come now. An edge stamped before `time` that arrives later was
+    /// already in the read-back and is not counted again. `button` is the button line's level.
+    public mutating func reconcile(levels actual: QuadratureLevels, button: Bool? = nil, at time: Nanoseconds) -> [DeviceInput] {
+        var out: [DeviceInput] = []
+        reconciledAt = max(reconciledAt, time)
+        if let button, button != buttonLevel {
+            corrections += 1
+            buttonLevel = button
+            buttonChangedAt = time
+        }
+        guard actual != decoder.levels else { return out }
+        corrections += 1
+        var fired = 0
+        fired += feedCounting(actual)
+        if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
+        return out
+    }
+
+    /// The lines' levels once they have settled after the request (pull-ups charged). Before any
+    /// edge the decoder simply starts there (nothing moved); after edges it is a read-back.
+    public mutating func settle(levels actual: QuadratureLevels, button: Bool?, at time: Nanoseconds) {
+        if edgesSeen == 0 {
+            decoder = QuadratureDecoder(stepsPerDetent: stepsPerDetent, initial: actual, rest: rest ?? decoder.rest)
+            if let button {
+                buttonLevel = button
+                buttonReportedPressed = buttonActiveLow ? !button : button
+            }
+            reconciledAt = max(reconciledAt, time)
+        } else {
+            _ = reconcile(levels: actual, button: button, at: time)
+        }
     }
 
     /// Edges were lost: one `gap`, and the decoder restarts at `levels` (read back from the lines).

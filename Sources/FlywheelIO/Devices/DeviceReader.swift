@@ -106,17 +106,37 @@ public final class GPIOReader: DeviceReader {
 
     public var fds: [Int32] { lines.fds }
     public var kind: String { "encoder" }
-    public var nextDeadline: Nanoseconds? { interpreter.nextDeadline }
+    public var nextDeadline: Nanoseconds? { [interpreter.nextDeadline, settleAt].compactMap { $0 }.min() }
+    /// The levels read at the request are provisional: a pull-up just applied takes a moment to
+    /// charge the line. They are read again this long after it.
+    public static let settleNanoseconds: Nanoseconds = 20_000_000
+    var settleAt: Nanoseconds? = MonotonicClock.now() + GPIOReader.settleNanoseconds
 
+    /// Reads the edges, then the lines' levels: with no event pending they are the truth the toggles
+    /// must agree with (an edge the interrupt merged away is corrected at once); an edge stamped
+    /// before that read which arrives later is already in it. A full kernel buffer is a gap.
     public func read() throws(SystemError) -> [DeviceInput] {
         let (edges, possiblyLost) = try lines.readEdges()
         var out = interpreter.feed(edges)
-        if possiblyLost, let last = edges.last {
-            out += interpreter.overflow(levels: try lines.levels().quadrature, at: last.timeNanoseconds)
+        guard let last = edges.last?.timeNanoseconds else { return out }
+        let levels = try lines.levels()
+        let readAt = MonotonicClock.now()
+        if possiblyLost {
+            out += interpreter.overflow(levels: levels.quadrature, at: last)
+        } else if try !lines.hasPendingEvents() {
+            out += interpreter.reconcile(levels: levels.quadrature, button: levels.button, at: readAt)
         }
         return out
     }
 
-    public func expire(at time: Nanoseconds) -> [DeviceInput] { interpreter.expire(at: time) }
+    public func expire(at time: Nanoseconds) -> [DeviceInput] {
+        if let due = settleAt, time >= due {
+            settleAt = nil
+            if let levels = try? lines.levels(), (try? lines.hasPendingEvents()) == false {
+                interpreter.settle(levels: levels.quadrature, button: levels.button, at: MonotonicClock.now())
+            }
+        }
+        return interpreter.expire(at: time)
+    }
     public func close() { lines.close() }
 }

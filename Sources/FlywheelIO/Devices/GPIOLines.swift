@@ -84,12 +84,25 @@ public final class GPIOLines {
         return (QuadratureLevels(a: values[0], b: values[1]), values.count > 2 ? values[2] : nil)
     }
 
+    /// Whether any line has an event waiting to be read.
+    public func hasPendingEvents() throws(SystemError) -> Bool {
+        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = try Syscall.call("poll", subject) { poll(&polls, nfds_t(polls.count), 0) }
+        return ready > 0
+    }
+
     /// Reads every edge waiting on every line, merged in time order. `possiblyLost` is true when a
     /// line's read came back with the kernel's whole buffer (events may have been dropped).
     public func readEdges() throws(SystemError) -> (edges: [GPIOEdge], possiblyLost: Bool) {
         var edges: [GPIOEdge] = []
         var possiblyLost = false
         var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: Self.kernelBufferEvents)
+        // Each line has its own queue: an edge on A can be queued while B is being read. Read them
+        // all again while any has more, so the batch sorted below is complete (a few rounds at most).
+        var round = 0
+        var more = true
+        while more {
+            round += 1
         for (index, line) in lines.enumerated() {
             let which: GPIOEdge.Line = index == 0 ? .a : index == 1 ? .b : .button
             while true {
@@ -106,6 +119,8 @@ public final class GPIOLines {
                 }
                 if count == Self.kernelBufferEvents { possiblyLost = true } else { break }
             }
+        }
+            more = round < 8 ? try hasPendingEvents() : false
         }
         edges.sort { $0.timeNanoseconds < $1.timeNanoseconds }  // stable: A before B at equal times
         return (edges, possiblyLost)

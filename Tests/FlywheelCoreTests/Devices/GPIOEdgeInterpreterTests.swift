@@ -41,20 +41,23 @@ struct GPIOEdgeInterpreterTests {
         #expect(interpreter.gaps == 0 && interpreter.corrections == 0)
     }
 
-    @Test("an edge the interrupt controller merged away is corrected by the next settled label, not inverted for ever")
+    @Test("an edge the interrupt merged away is corrected by the levels read back, not inverted for ever")
     func mergedEdge() {
         var interpreter = GPIOEdgeInterpreter(stepsPerDetent: .four, initial: QuadratureLevels(code: 3))
-        // The first detent's "A falls" was merged with a bounce and never arrived: B falls, A rises
-        // (labelled rising while A is believed high), B rises.
+        // A detent whose "A falls" never arrived (merged with a bounce): three toggles, A now wrong.
         let missing = [GPIOEdge(timeNanoseconds: 10 * Self.ms, line: .b, rising: false),
                        GPIOEdge(timeNanoseconds: 12 * Self.ms, line: .a, rising: true),
                        GPIOEdge(timeNanoseconds: 13 * Self.ms, line: .b, rising: true)]
         _ = interpreter.feed(missing)
-        #expect(interpreter.levels == QuadratureLevels(code: 3))  // the labels kept A right
-        #expect(interpreter.corrections == 1)
-        // Later detents count normally in the same direction.
+        #expect(interpreter.levels == QuadratureLevels(code: 1))
+        // The backend reads the lines back at a quiet moment: 11.
+        _ = interpreter.reconcile(levels: QuadratureLevels(code: 3), at: 14 * Self.ms)
+        #expect(interpreter.levels == QuadratureLevels(code: 3) && interpreter.corrections == 1)
+        // Later detents count normally; a read-back that agrees changes nothing.
         let counted = interpreter.feed(Self.detent(from: 20 * Self.ms)) + interpreter.feed(Self.detent(from: 30 * Self.ms))
         #expect(counted.map(\.action) == [.knob(detents: 1), .knob(detents: 1)])
+        #expect(interpreter.reconcile(levels: QuadratureLevels(code: 3), at: 40 * Self.ms).isEmpty)
+        #expect(interpreter.corrections == 1)
     }
 
     @Test("a reported overflow restarts at the levels read back, mid-step, without a false detent")

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The kernel test lane as CI runs it, after the unit tests: flywheeld's evdev and GPIO backends
+# against a real Linux kernel (uinput and gpio-sim) in a throwaway QEMU guest, through the real
+# daemon and socket (Tests/kernel/tests/kernel_lane.py). The guest is prepared once (cached; run-in-
+# guest.sh does it when needed), the setup and test times are reported, the lane skips with a message
+# where QEMU cannot run at all (status 77 from run-in-guest.sh) and fails on anything else.
+# Needs the debug build (Tests/scripts/test.sh makes it). Usage: Tests/kernel/lane.sh [TEST ...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ -x .build/debug/flywheeld ] && [ -x .build/debug/flywheel ] || { echo "lane: build first (swift build)" >&2; exit 1; }
+milliseconds() { echo $(( $(date +%s%N) / 1000000 )); }
+start=$(milliseconds)
+status=0
+Tests/kernel/run-in-guest.sh --timeout 120 -- true || status=$?
+prepared=$(milliseconds)
+if [ "$status" -eq 77 ]; then echo "lane: skipped: QEMU cannot run on this machine." >&2; exit 0; fi
+[ "$status" -eq 0 ] || { echo "lane: the guest did not boot (status $status)." >&2; exit 1; }
+echo "lane: guest prepared and booted once in $(( (prepared - start) / 1000 )).$(( (prepared - start) % 1000 / 100 )) s" >&2
+status=0
+Tests/kernel/run-in-guest.sh --timeout 900 -- python3 Tests/kernel/tests/kernel_lane.py "$@" || status=$?
+finished=$(milliseconds)
+echo "lane: tests ran in $(( (finished - prepared) / 1000 )).$(( (finished - prepared) % 1000 / 100 )) s, guest boot included" >&2
+[ "$status" -eq 0 ] || { echo "lane: failed (status $status)." >&2; exit 1; }
