@@ -36,6 +36,7 @@ enum RecordCommand {
         } catch {
             throw ToolError(error.description)
         }
+        defer { loop.removeAllHandlers() }  // they capture the loop
         var recorded = 0
         var edgesWritten = 0
         var start: Nanoseconds?

@@ -119,6 +119,13 @@ public final class EventLoop {
         }
     }
 
+    /// Drops every handler (they often capture the loop itself: this breaks the cycle when a tool
+    /// is done with its loop).
+    public func removeAllHandlers() {
+        for fd in handlers.keys { unregister(fd) }
+        timerHandler = {}
+    }
+
     /// Makes ``run()`` return after the current wakeup.
     public func stop() { running = false }
 }
