@@ -32,6 +32,8 @@ public struct FlywheelConfiguration: Sendable {
     public var secondsPerDetent: ClosedRange<Double> = 0.5...30
     public var armingNanoseconds: Nanoseconds = 200_000_000
     public var shuttleRates = ShuttleRates()
+    /// What buttons do, by key code (`controls.buttons`); unlisted ones switch the mode on a tap.
+    public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The modes, and the one the knob starts in.
     public var modes = ["tempo", "scrub"]
     public var initialMode = "tempo"
@@ -132,7 +134,7 @@ public struct FlywheelConfiguration: Sendable {
         config.framesPerSecond = try feel.number("frames_hz", in: 0...240, default: 60)
 
         let controls = try root.child("controls")
-        try controls.only(["tempo", "scrub", "mode"])
+        try controls.only(["tempo", "scrub", "mode", "buttons"])
         let tempo = try controls.child("tempo")
         try tempo.only(["range", "table", "bpm"])
         var range = 20...300
@@ -188,6 +190,8 @@ public struct FlywheelConfiguration: Sendable {
         }
         config.initialMode = try mode.choice("initial", config.modes, default: config.modes[0])
 
+        config.buttonActions = try parseButtons(try controls.child("buttons"))
+
         let clients = try root.child("clients")
         try clients.only(["max_clients", "queue_messages"])
         config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
@@ -242,6 +246,29 @@ public struct FlywheelConfiguration: Sendable {
             entries.append(entry)
         }
         return entries
+    }
+
+    /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
+    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`.
+    static func parseButtons(_ buttons: ConfigReader) throws(FileLineError) -> [UInt16: ButtonAction] {
+        var actions: [UInt16: ButtonAction] = [:]
+        for (key, _) in buttons.pairs {
+            let code: UInt16
+            if key.hasPrefix("BTN_"), let digit = UInt16(key.dropFirst(4)), digit <= 9 {
+                code = KeyCode.btn0 + digit
+            } else if let number = UInt16(key), number > 0, number < 0x300 {
+                code = number
+            } else {
+                throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
+            }
+            switch try buttons.choice(key, ["mode", "tap", "hold-tempo", "hold-scrub"], default: "mode") {
+            case "tap": actions[code] = .tap
+            case "hold-tempo": actions[code] = .hold("tempo")
+            case "hold-scrub": actions[code] = .hold("scrub")
+            default: actions[code] = .mode
+            }
+        }
+        return actions
     }
 
     /// `region: { shape: "ring", center: [x, y], min_radius: r, detents_per_turn: 24 }` or

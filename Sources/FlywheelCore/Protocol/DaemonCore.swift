@@ -1,3 +1,13 @@
+/// What a button does.
+public enum ButtonAction: Sendable, Hashable {
+    /// A tap advances the mode switch (the default).
+    case mode
+    /// Each press is a tap of the tap-tempo.
+    case tap
+    /// Press-and-turn: while held, the knob drives this control (`tempo` or `scrub`).
+    case hold(String)
+}
+
 /// The daemon's state and behaviour without any I/O: the controls, the mode switch and tap
 /// tempo; knob input routed by the active mode; client commands answered; every outgoing message
 /// built once. Time is always a parameter, so tests drive it in virtual time.
@@ -14,6 +24,10 @@ public struct DaemonCore: Sendable {
     public var framesPerSecond: Double
     /// Scrub rates for a shuttle ring's positions.
     public var shuttleRates = ShuttleRates()
+    /// What each button does (by key code); unlisted buttons switch the mode on a tap.
+    public var buttonActions: [UInt16: ButtonAction] = [:]
+    /// The control a held `hold-*` button gives the knob, while it is held.
+    var heldControl: String?
 
     /// Creates the core.
     public init(
@@ -33,7 +47,7 @@ public struct DaemonCore: Sendable {
     /// `mode` (the default) to the active mode's control.
     public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, control: String = "mode") -> [ServerMessage] {
         var events = advanceEvents(to: time)
-        switch control == "mode" ? mode.active : control {
+        switch control == "mode" ? (heldControl ?? mode.active) : control {
         case "scrub": events += scrub.move(by: detents, at: time, touching: touching)
         default: events += tempo.move(by: detents, at: time, touching: touching)
         }
@@ -43,7 +57,7 @@ public struct DaemonCore: Sendable {
     /// A touch lifted from the knob's region.
     public mutating func lift(at time: Nanoseconds, control: String = "mode") -> [ServerMessage] {
         var events = advanceEvents(to: time)
-        switch control == "mode" ? mode.active : control {
+        switch control == "mode" ? (heldControl ?? mode.active) : control {
         case "scrub": events += scrub.lift(at: time)
         default: events += tempo.lift(at: time)
         }
@@ -59,6 +73,18 @@ public struct DaemonCore: Sendable {
                 className: "button", fields: [("code", .int(Int(code))), ("action", .string(action))], timeNanoseconds: time))
         }
         say(pressed ? "press" : "release")
+        switch buttonActions[code] ?? .mode {
+        case .mode:
+            break
+        case .tap:
+            // Each press is a tap of the tap-tempo (the release means nothing).
+            if pressed { messages += handle(.tap, at: time).broadcast }
+            return messages
+        case .hold(let control):
+            // Press-and-turn: while held, a knob that follows the mode drives `control`.
+            heldControl = pressed ? control : nil
+            return messages
+        }
         if pressed {
             pressedAt[code] = time
         } else if let start = pressedAt.removeValue(forKey: code) {
@@ -214,6 +240,7 @@ extension DaemonCore {
             framesPerSecond: configuration.framesPerSecond)
         _ = mode.select(configuration.initialMode)
         shuttleRates = configuration.shuttleRates
+        buttonActions = configuration.buttonActions
     }
 
     /// The same daemon under a reloaded configuration: the tempo, the scrub content and position

@@ -69,7 +69,7 @@ struct FlywheelConfigurationTests {
         ("{ controls: { mode: { segments: [] } } }", "line 1: key 'controls.mode.segments' must be a non-empty list of \"tempo\" and \"scrub\", got []."),
         ("{ controls: { mode: { segments: ['tempo', 'volume'] } } }", "line 1: key 'controls.mode.segments' must list \"tempo\" and \"scrub\", each at most once, got [\"tempo\",\"volume\"]."),
         ("{ controls: { mode: { initial: 'scrub', segments: ['tempo'] } } }", "line 1: key 'controls.mode.initial' must be one of \"tempo\", got \"scrub\"."),
-        ("{ controls: { volume: {} } }", "line 1: unknown key 'controls.volume'; the keys of 'controls' are tempo, scrub, mode."),
+        ("{ controls: { volume: {} } }", "line 1: unknown key 'controls.volume'; the keys of 'controls' are tempo, scrub, mode, buttons."),
         ("{ clients: { max_clients: 0 } }", "line 1: key 'clients.max_clients' must be from 1 to 4096, got 0."),
         ("{\n feel: {},\n feel: {} }", "line 3: the key \"feel\" appears twice (first on line 2)."),
         ("{ feel: { damping: NaN } }", "line 1: NaN and Infinity are not numbers a configuration accepts."),
