@@ -17,7 +17,8 @@ if [ "$status" -eq 77 ]; then echo "lane: skipped: QEMU cannot run on this machi
 [ "$status" -eq 0 ] || { echo "lane: the guest did not boot (status $status)." >&2; exit 1; }
 echo "lane: guest prepared and booted once in $(( (prepared - start) / 1000 )).$(( (prepared - start) % 1000 / 100 )) s" >&2
 status=0
-Tests/kernel/run-in-guest.sh --timeout 900 -- python3 Tests/kernel/tests/kernel_lane.py "$@" || status=$?
+# The checkout is shared into the guest (a clone under /tmp would not be seen: the guest's /tmp is its own).
+Tests/kernel/run-in-guest.sh --timeout 900 --share "$PWD" -- python3 "$PWD/Tests/kernel/tests/kernel_lane.py" "$@" || status=$?
 finished=$(milliseconds)
 echo "lane: tests ran in $(( (finished - prepared) / 1000 )).$(( (finished - prepared) % 1000 / 100 )) s, guest boot included" >&2
 [ "$status" -eq 0 ] || { echo "lane: failed (status $status)." >&2; exit 1; }
