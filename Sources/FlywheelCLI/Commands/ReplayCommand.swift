@@ -64,26 +64,6 @@ enum ReplayCommand {
         }
         console.out(text)
     }
-
-    static func moves(from trace: QuadratureTrace, steps: StepsPerDetent, rest: QuadratureLevels?) -> [Move] {
-        var decoder = QuadratureDecoder(stepsPerDetent: steps, initial: trace.initial, rest: rest)
-        var moves: [Move] = []
-        decoder.decode(trace.samples) { time, direction, _ in moves.append(Move(timeNanoseconds: time, detents: Double(direction))) }
-        return moves
-    }
-
-    static func moves(from recording: EvemuRecording, path: String) throws(ToolError) -> [Move] {
-        guard let report = RotaryReport.infer(from: recording) else {
-            throw ToolError("\(path) has no rotary axis to replay (no REL_X, REL_Y, REL_DIAL or REL_WHEEL events)")
-        }
-        var decoder = RotaryEventDecoder(report: report)
-        var moves: [Move] = []
-        for event in recording.events {
-            let fired = decoder.feed(event)
-            if fired != 0 { moves.append(Move(timeNanoseconds: event.timeNanoseconds, detents: Double(fired))) }
-        }
-        return moves
-    }
 }
 
 /// A control driven in virtual time.

@@ -95,25 +95,13 @@ enum SimCommand {
     /// An evemu recording with the device's description: name, USB ids and the capability bits of
     /// every event type and code it reports.
     static func evemu(for profile: DeviceProfile, events: [InputEvent]) -> EvemuRecording {
-        var recording = EvemuRecording()
-        recording.name = profile.name
-        recording.bus = profile.usb == nil ? 0x19 : 0x03  // BUS_HOST for platform devices, BUS_USB
-        recording.vendor = profile.usb?.vendor ?? 0
-        recording.product = profile.usb?.product ?? 0
-        recording.version = 1
-        var bits: [UInt16: [UInt8]] = [EventType.syn: [0]]
-        func set(_ type: UInt16, _ code: UInt16) {
-            var bytes = bits[type] ?? []
-            let index = Int(code / 8)
-            if bytes.count <= index { bytes += [UInt8](repeating: 0, count: index + 1 - bytes.count) }
-            bytes[index] |= 1 << (code % 8)
-            bits[type] = bytes
-            if type != EventType.syn { set(EventType.syn, type) }
-        }
-        set(EventType.syn, SynCode.report)
-        for code in profile.buttons { set(EventType.key, code) }
-        for event in events where event.type != EventType.syn { set(event.type, event.code) }
-        recording.capabilities = bits
+        var codes: [UInt16: Set<UInt16>] = [:]
+        for code in profile.buttons { codes[EventType.key, default: []].insert(code) }
+        for event in events where event.type != EventType.syn { codes[event.type, default: []].insert(event.code) }
+        // BUS_HOST for platform devices, BUS_USB for USB ones.
+        var recording = EvemuRecording(describing: InputDeviceDescription(
+            name: profile.name, bus: profile.usb == nil ? 0x19 : 0x03, vendor: profile.usb?.vendor ?? 0,
+            product: profile.usb?.product ?? 0, version: 1, codes: codes))
         recording.events = events
         return recording
     }

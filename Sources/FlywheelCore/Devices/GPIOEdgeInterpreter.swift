@@ -46,7 +46,6 @@ public struct GPIOEdgeInterpreter: Sendable {
     var buttonChangedAt: Nanoseconds?
     var buttonReportedPressed: Bool
     var reconciledAt: Nanoseconds = .min
-    var lastDirection = 0
     var edgesSeen = 0
     /// Gaps reported so far.
     public private(set) var gaps = 0
@@ -97,19 +96,11 @@ public struct GPIOEdgeInterpreter: Sendable {
                 }
             }
             if next != decoder.levels {
-                let fired = feedCounting(next)
+                let fired = decoder.feed(next)
                 if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
             }
         }
         return out
-    }
-
-    /// Feeds the decoder, remembering the direction of the last quarter step.
-    mutating func feedCounting(_ levels: QuadratureLevels) -> Int {
-        let before = decoder.quarterSteps
-        let fired = decoder.feed(levels)
-        if decoder.quarterSteps != before { lastDirection = decoder.quarterSteps > before ? 1 : -1 }
-        return fired
     }
 
     /// The lines' levels read back at `time`, a quiet moment (no event pending): where they differ
@@ -126,8 +117,7 @@ public struct GPIOEdgeInterpreter: Sendable {
         }
         guard actual != decoder.levels else { return out }
         corrections += 1
-        var fired = 0
-        fired += feedCounting(actual)
+        let fired = decoder.feed(actual)
         if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
         return out
     }

@@ -147,7 +147,7 @@ public final class DeviceManager {
     public func start() throws(SystemError) {
         try loop.register(watcher.fd, interest: .readable) { [unowned self] _ in self.directoryChanged() }
         try watchDirectories()
-        scan(at: clock(), everything: true)
+        scan(at: clock())
     }
 
     func watchDirectories() throws(SystemError) {
@@ -175,15 +175,25 @@ public final class DeviceManager {
         let now = clock()
         let touched = Set(changes.filter { $0.created || $0.attributes }.map { $0.directory + "/" + $0.name })
         for slot in slots where slot.reader == nil {
-            // Something changed where devices live: look again now, whatever the backoff said.
-            if touched.contains(slot.key) || slot.want != nil { slot.retryAt = now; slot.ignored = slot.ignored && !touched.contains(slot.key) }
-            if touched.contains(slot.key) { slot.attempts = 0; slot.retryUntil = nil }
+            // Something changed where devices live: configured devices are looked for again now,
+            // whatever the backoff said; a node that itself changed starts afresh (a new device, or
+            // udev's permissions applied).
+            if touched.contains(slot.key) {
+                slot.ignored = false
+                slot.attempts = 0
+                slot.retryUntil = nil
+                slot.retryAt = now
+            } else if slot.want != nil {
+                slot.retryAt = now
+            }
         }
-        scan(at: now, everything: true)
+        scan(at: now)
     }
 
-    func scan(at now: Nanoseconds, everything: Bool) {
-        if discover, everything, slots.allSatisfy({ $0.want == nil }) {
+    /// Adds the event nodes discovery has not seen yet, forgets vanished ones, and opens every
+    /// device that is not open, not ignored and not waiting out a backoff.
+    func scan(at now: Nanoseconds) {
+        if discover, slots.allSatisfy({ $0.want == nil }) {
             let names = (try? FileSystem.listDirectory(inputDirectory)) ?? []
             for name in names where name.hasPrefix("event") {
                 let key = inputDirectory + "/" + name
@@ -191,8 +201,8 @@ public final class DeviceManager {
             }
             slots.removeAll { $0.want == nil && $0.reader == nil && !FileSystem.exists($0.key) }
         }
-        for slot in slots where slot.reader == nil && !slot.ignored {
-            if everything, slot.retryAt == nil || slot.retryAt! <= now { attempt(slot, now) } else if let at = slot.retryAt, at <= now { attempt(slot, now) }
+        for slot in slots where slot.reader == nil && !slot.ignored && (slot.retryAt ?? now) <= now {
+            attempt(slot, now)
         }
     }
 

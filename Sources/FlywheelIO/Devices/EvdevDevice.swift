@@ -2,8 +2,9 @@ import CEvdev
 import FlywheelCore
 import Glibc
 
-/// An evdev input device opened through libevdev. Every libevdev call Flywheel makes is in this
-/// file; failures become ``SystemError``s naming the device and the function.
+/// An evdev input device opened through libevdev. Every libevdev call that reads a device is in
+/// this file (the uinput calls that make one are in UInputDevice.swift); both go through the
+/// ``Syscall`` seam, and failures become ``SystemError``s naming the device and the function.
 public final class EvdevDevice {
     /// What one read brought.
     public enum Reading: Sendable, Hashable {
