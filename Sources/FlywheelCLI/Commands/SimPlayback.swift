@@ -38,6 +38,8 @@ enum SimPlayback {
                 guard try devices[0].0.waitForReader(timeoutMilliseconds: readerTimeoutMilliseconds) else {
                     throw ToolError("No reader opened \(devices[0].0.devnode) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
                 }
+                // A reader sets itself up after opening (clock, grab): give it that moment.
+                MonotonicClock.sleep(until: MonotonicClock.now() + 200_000_000)
             } catch let error as SystemError {
                 throw ToolError(error.description)
             } catch let error as ToolError {

@@ -36,6 +36,11 @@ public final class EvdevDevice {
             writable = false
             fd = try Syscall.call("open", path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         }
+        // Switch the kernel timestamps to CLOCK_MONOTONIC at once: switching flushes what the client
+        // has queued (with a SYN_DROPPED), so the later it happens the more a busy device loses.
+        // A node that is not evdev refuses it; libevdev says so below.
+        var clock = CLOCK_MONOTONIC
+        _ = ioctl(fd, Self.setClockRequest, &clock)
         var handle: OpaquePointer?
         do {
             _ = try Syscall.evdev("libevdev_new_from_fd", path) { libevdev_new_from_fd(fd, &handle) }
@@ -47,7 +52,7 @@ public final class EvdevDevice {
             Glibc.close(fd)
             throw SystemError(function: "libevdev_new_from_fd", subject: path, errno: ENOMEM)
         }
-        // Kernel timestamps on the daemon's clock, not wall time.
+        // Kernel timestamps on the daemon's clock, not wall time (already set above; this checks it).
         if libevdev_set_clock_id(handle, CLOCK_MONOTONIC) < 0 {
             libevdev_free(handle)
             Glibc.close(fd)
@@ -61,6 +66,9 @@ public final class EvdevDevice {
     }
 
     deinit { close() }
+
+    /// EVIOCSCLOCKID, _IOW('E', 0xa0, int): the request Glibc's module does not export.
+    static let setClockRequest = UInt(0x4004_45a0)
 
     static func describe(_ device: OpaquePointer) -> InputDeviceDescription {
         var codes: [UInt16: Set<UInt16>] = [:]
