@@ -20,8 +20,8 @@ let fuzzing: Bool = {
 }()
 let fuzzTargets: [Target] = fuzzing
     ? [
-        ("ClientCommand", ["FlywheelCore"]), ("Config", ["FlywheelCore"]), ("Evemu", ["FlywheelCore", "FlywheelReplay"]),
-        ("VCD", ["FlywheelCore", "FlywheelReplay"]), ("EdgeLog", ["FlywheelCore", "FlywheelReplay"]),
+        ("ClientCommand", ["FlywheelCore"]), ("Config", ["FlywheelCore"]), ("Evemu", ["FlywheelCore", "FlywheelFormats"]),
+        ("VCD", ["FlywheelCore", "FlywheelFormats"]), ("EdgeLog", ["FlywheelCore", "FlywheelFormats"]),
         ("Scenario", ["FlywheelCore", "FlywheelSimulator"]),
     ].map { name, dependencies in
         .executableTarget(
@@ -54,40 +54,51 @@ let package = Package(
         // glibc's own headers, no library.
         .systemLibrary(name: "CLinux"),
 
-        // Pure core: no Glibc, no C. Decoder, units, events; physics and controls.
-        .target(name: "FlywheelCore", exclude: ["Protocol/PROTOCOL.md"]),
+        // Pure core: no Glibc, no C. Decoding, device interpretation, device profiles, physics,
+        // controls, the protocol and the pipeline from device input to server events.
+        .target(name: "FlywheelCore"),
 
-        // The firmware simulator: mechanics, contacts, firmware/driver, scenarios, profiles. Pure.
-        .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"], exclude: ["SCENARIOS.md"]),
+        // The firmware simulator: mechanics, contacts, firmware/driver, scenarios. Pure.
+        .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"]),
 
-        // Readers and writers of replay files (VCD, .edges, evemu). Pure: they parse text.
-        .target(name: "FlywheelReplay", dependencies: ["FlywheelCore"]),
+        // Readers and writers of recordings (VCD, GPIO edge logs, evemu). Pure: they parse text.
+        .target(name: "FlywheelFormats", dependencies: ["FlywheelCore"]),
 
         // Everything that touches the operating system, through one seam.
         .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiod", "CLinux"]),
 
-        // The command-line tool's logic, as a library so tests can drive it in-process.
+        // The daemon as a type: options, configuration, device backends, input timelines, the
+        // scheduler that drives the pipeline on the event loop; and the argument parser both
+        // executables share.
+        .target(name: "FlywheelDaemon", dependencies: ["FlywheelCore", "FlywheelSimulator", "FlywheelFormats", "FlywheelIO"]),
+
+        // Kernel test fixtures (uinput devices, gpio-sim chips): used by `flywheel sim` and the
+        // tests, never by flywheeld.
+        .target(name: "FlywheelTestDevices", dependencies: ["FlywheelCore", "FlywheelIO", "CEvdev", "CLinux"]),
+
+        // The command-line tool's commands, as a library so tests can drive them in-process.
         .target(
             name: "FlywheelCLI",
-            dependencies: ["FlywheelCore", "FlywheelSimulator", "FlywheelReplay", "FlywheelIO"]
+            dependencies: ["FlywheelCore", "FlywheelSimulator", "FlywheelFormats", "FlywheelIO", "FlywheelDaemon", "FlywheelTestDevices"]
         ),
 
         .executableTarget(name: "flywheel", dependencies: ["FlywheelCLI"]),
-        .executableTarget(name: "flywheeld", dependencies: ["FlywheelCore", "FlywheelIO", "FlywheelCLI"]),
+        .executableTarget(name: "flywheeld", dependencies: ["FlywheelDaemon"]),
         // Measurements run on demand (Tests/Benchmarks), never part of the tests.
         .executableTarget(name: "flywheel-bench", dependencies: ["FlywheelCore"]),
 
         .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore"]),
         .testTarget(name: "FlywheelSimulatorTests", dependencies: ["FlywheelSimulator", "FlywheelCore"]),
         .testTarget(
-            name: "FlywheelReplayTests",
-            dependencies: ["FlywheelReplay", "FlywheelCore", "FlywheelIO"],
+            name: "FlywheelFormatsTests",
+            dependencies: ["FlywheelFormats", "FlywheelCore", "FlywheelIO"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO", "FlywheelCore"]),
+        .testTarget(name: "FlywheelDaemonTests", dependencies: ["FlywheelDaemon", "FlywheelCore", "FlywheelIO"]),
         .testTarget(
             name: "FlywheelCLITests",
-            dependencies: ["FlywheelCLI", "FlywheelCore", "flywheel", "flywheeld"],
+            dependencies: ["FlywheelCLI", "FlywheelDaemon", "FlywheelCore", "flywheel", "flywheeld"],
             exclude: ["MPD/mpd-scrubs.sim"]
         ),
     ] + fuzzTargets,

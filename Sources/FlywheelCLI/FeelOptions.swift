@@ -1,3 +1,4 @@
+import FlywheelDaemon
 import FlywheelCore
 
 /// The feel options shared by `plot` and `replay`: --friction K|preset, --damping Z|preset, --response S.

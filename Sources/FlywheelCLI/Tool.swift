@@ -1,3 +1,5 @@
+import FlywheelCore
+import FlywheelDaemon
 import FlywheelIO
 
 /// The `flywheel` command-line tool.
@@ -50,10 +52,4 @@ public enum FlywheelTool {
             return error.status
         }
     }
-}
-
-/// Flywheel's version.
-public enum FlywheelVersion {
-    /// The version string.
-    public static let string = "0.1.0"
 }

@@ -1,5 +1,5 @@
 // flywheeld: serves tempo and scrub events from knobs with physical feel on a Unix socket.
-import FlywheelCLI
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
 import Glibc

@@ -2,7 +2,7 @@ import Testing
 
 @Suite("flywheel decode")
 struct DecodeCommandTests {
-    static let fixtures = RepositoryPaths.path("Tests/FlywheelReplayTests/Fixtures")
+    static let fixtures = RepositoryPaths.path("Tests/FlywheelFormatsTests/Fixtures")
 
     @Test("the summary has exactly the documented keys, in order")
     func summaryShape() {

@@ -1,5 +1,6 @@
+import FlywheelDaemon
 import FlywheelCore
-import FlywheelReplay
+import FlywheelFormats
 
 /// `flywheel decode FILE [--channels A,B] [--steps-per-detent 1|2|4|auto] [--summary]`
 enum DecodeCommand {

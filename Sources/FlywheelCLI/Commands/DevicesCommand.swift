@@ -1,6 +1,7 @@
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
-import FlywheelReplay
+import FlywheelFormats
 
 /// `flywheel devices`: the input devices and GPIO chips Flywheel can use, and what it makes of each.
 enum DevicesCommand {

@@ -1,3 +1,4 @@
+import FlywheelDaemon
 import FlywheelIO
 
 /// `flywheel mpd [--socket PATH] [--mpd PATH|HOST:PORT] [--pause-button CODE]`

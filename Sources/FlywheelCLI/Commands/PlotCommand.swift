@@ -1,3 +1,4 @@
+import FlywheelDaemon
 import FlywheelCore
 
 /// `flywheel plot --flick V --from X [--control tempo|scrub] [feel options] --format svg|csv`

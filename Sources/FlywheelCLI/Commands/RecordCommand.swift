@@ -1,6 +1,7 @@
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
-import FlywheelReplay
+import FlywheelFormats
 import Glibc
 
 /// `flywheel record /dev/input/eventN` (evemu text) and `flywheel record --gpio CHIP:A,B` (an edge log).

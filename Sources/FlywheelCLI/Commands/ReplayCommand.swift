@@ -1,5 +1,6 @@
+import FlywheelDaemon
 import FlywheelCore
-import FlywheelReplay
+import FlywheelFormats
 import FlywheelSimulator
 
 /// `flywheel replay FILE [--control tempo|scrub] [--frames HZ] [...]`: decoder → feel → control

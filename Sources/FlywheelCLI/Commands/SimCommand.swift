@@ -1,6 +1,7 @@
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
-import FlywheelReplay
+import FlywheelFormats
 import FlywheelSimulator
 
 /// `flywheel sim SCENARIO.sim [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)`
@@ -38,7 +39,7 @@ enum SimCommand {
             guard let value = UInt64(seedText) else { throw .usage("--seed must be a whole number from 0 to 2^64-1, not '\(seedText)'") }
             seed = value
         }
-        let result = try simulate(path, seed: seed, hardware: hardware)
+        let result = try ScenarioRun.load(path, seed: seed, hardware: hardware)
         if uinput {
             try SimPlayback.uinput(result, path: path, waitForReader: !noWait, lingerSeconds: linger, console: console)
             return
@@ -61,48 +62,9 @@ enum SimCommand {
             guard !events.isEmpty || result.simulation.profile.report != .gpio else {
                 throw ToolError("\(path): device '\(result.simulation.profile.id)' is wired to GPIO and has no evdev events; use --emit edges")
             }
-            console.out(evemu(for: result.simulation.profile, events: events).text())
+            console.out(EvemuRecording(profile: result.simulation.profile, events: events).text())
         default:
             throw .usage("--emit takes edges or evemu, not '\(emit ?? "")'")
         }
-    }
-
-    struct Outcome {
-        var simulation: SimulationResult
-        var scenarioName: String?
-        var scenarioNotes: String
-        var truthDetents: Int { simulation.truthDetents }
-    }
-
-    /// Loads and runs a scenario with its device profile.
-    static func simulate(_ path: String, seed: UInt64?, hardware: String?) throws(ToolError) -> Outcome {
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error.description) }
-        let scenario: Scenario
-        do { scenario = try Scenario.parse(String(decoding: bytes, as: UTF8.self), file: path) } catch {
-            throw ToolError("\(error)")
-        }
-        let library = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path))
-        let profile = try library.profile(scenario.device)
-        do {
-            let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
-            return Outcome(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)
-        } catch {
-            throw ToolError("\(error)")
-        }
-    }
-
-    /// An evemu recording with the device's description: name, USB ids and the capability bits of
-    /// every event type and code it reports.
-    static func evemu(for profile: DeviceProfile, events: [InputEvent]) -> EvemuRecording {
-        var codes: [UInt16: Set<UInt16>] = [:]
-        for code in profile.buttons { codes[EventType.key, default: []].insert(code) }
-        for event in events where event.type != EventType.syn { codes[event.type, default: []].insert(event.code) }
-        // BUS_HOST for platform devices, BUS_USB for USB ones.
-        var recording = EvemuRecording(describing: InputDeviceDescription(
-            name: profile.name, bus: profile.usb == nil ? 0x19 : 0x03, vendor: profile.usb?.vendor ?? 0,
-            product: profile.usb?.product ?? 0, version: 1, codes: codes))
-        recording.events = events
-        return recording
     }
 }

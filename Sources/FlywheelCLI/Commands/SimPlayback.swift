@@ -1,6 +1,8 @@
+import FlywheelTestDevices
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
-import FlywheelReplay
+import FlywheelFormats
 import FlywheelSimulator
 
 /// `flywheel sim SCENARIO --uinput` and `--gpio-sim NAME`: the simulator played in real time into the
@@ -13,14 +15,14 @@ enum SimPlayback {
     /// How long to wait for a reader to take the device before playing.
     static let readerTimeoutMilliseconds: Int32 = 10_000
 
-    static func uinput(_ outcome: SimCommand.Outcome, path: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+    static func uinput(_ outcome: ScenarioRun, path: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
         let result = outcome.simulation
         guard result.profile.report != .gpio else {
             throw ToolError("\(path): device '\(result.profile.id)' is wired to GPIO and has no evdev events; use --gpio-sim NAME")
         }
         var devices: [(UInputDevice, [InputEvent])] = []
         do {
-            var description = SimCommand.evemu(for: result.profile, events: result.inputEvents).deviceDescription
+            var description = EvemuRecording(profile: result.profile, events: result.inputEvents).deviceDescription
             description.version = 1
             devices.append((try UInputDevice(description), result.inputEvents))
             // The kernel rotary-encoder's push button is a gpio-keys device of its own.
@@ -66,7 +68,7 @@ enum SimPlayback {
         for (device, _) in devices { device.destroy() }
     }
 
-    static func gpioSim(_ outcome: SimCommand.Outcome, path: String, name: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+    static func gpioSim(_ outcome: ScenarioRun, path: String, name: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
         let result = outcome.simulation
         guard result.profile.report == .gpio else {
             throw ToolError("\(path): device '\(result.profile.id)' reports through evdev, not GPIO lines; use --uinput")

@@ -1,3 +1,4 @@
+import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
 import FlywheelSimulator

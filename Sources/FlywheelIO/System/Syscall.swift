@@ -2,10 +2,10 @@ import Glibc
 
 /// The one seam every libc call goes through: retries EINTR, turns a failure into a
 /// ``SystemError`` naming the function and subject, and treats EBADF as a bug.
-enum Syscall {
+package enum Syscall {
     /// Calls `body` until it does not fail with EINTR; a negative result becomes a `SystemError`.
     @inline(__always)
-    static func call<T: BinaryInteger>(
+    package static func call<T: BinaryInteger>(
         _ function: String, _ subject: @autoclosure () -> String, _ body: () -> T
     ) throws(SystemError) -> T {
         while true {
@@ -21,7 +21,7 @@ enum Syscall {
 
 extension Syscall {
     /// A libevdev call: a negative result is `-errno`.
-    static func evdev(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    package static func evdev(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -31,7 +31,7 @@ extension Syscall {
     }
 
     /// A C-library call returning a pointer: nil means failure with `errno` set.
-    static func pointer<T>(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> T?) throws(SystemError) -> T {
+    package static func pointer<T>(_ function: String, _ subject: @autoclosure () -> String, _ body: () -> T?) throws(SystemError) -> T {
         Glibc.errno = 0
         if let result = body() { return result }
         let error = Glibc.errno

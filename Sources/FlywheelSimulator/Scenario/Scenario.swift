@@ -23,7 +23,7 @@ public struct ScenarioStep: Hashable, Sendable {
 }
 
 /// A hand-motion script for one device, parsed from a `.sim` file
-/// (see `Sources/FlywheelSimulator/FlywheelSimulator.docc/SCENARIOS.md`).
+/// (see `Sources/FlywheelSimulator/FlywheelSimulator.docc/Scenarios.md`).
 public struct Scenario: Hashable, Sendable {
     /// The file it came from (for messages).
     public var file: String

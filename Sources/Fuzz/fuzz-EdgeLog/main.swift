@@ -1,6 +1,6 @@
 // libFuzzer target: the .edges reader; what it accepts must round-trip through text().
 import FlywheelCore
-import FlywheelReplay
+import FlywheelFormats
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,6 +1,6 @@
 // libFuzzer target: the VCD reader (first two channels), then the decoder on what it accepts.
 import FlywheelCore
-import FlywheelReplay
+import FlywheelFormats
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,0 +1,54 @@
+/// A small argument reader: `--name value`, `--name=value`, flags and positionals.
+public struct Arguments {
+    private var remaining: [String]
+    /// The command the arguments are for, as errors name it.
+    public let command: String
+
+    /// Reads `arguments` for `command`.
+    public init(_ arguments: [String], command: String) {
+        self.remaining = arguments
+        self.command = command
+    }
+
+    /// Removes and returns the value of `--name` (either `--name value` or `--name=value`).
+    public mutating func option(_ name: String) throws(ToolError) -> String? {
+        var found: String?
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if argument == "--\(name)" {
+                guard index + 1 < remaining.count else {
+                    throw .usage("'\(command)': the option --\(name) needs a value")
+                }
+                found = remaining[index + 1]
+                remaining.removeSubrange(index...(index + 1))
+            } else if argument.hasPrefix("--\(name)=") {
+                found = String(argument.dropFirst(name.count + 3))
+                remaining.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// Removes `--name` and says whether it was there.
+    public mutating func flag(_ name: String) -> Bool {
+        let before = remaining.count
+        remaining.removeAll { $0 == "--\(name)" }
+        return remaining.count != before
+    }
+
+    /// The positional arguments left; any leftover `--option` is an error.
+    public mutating func positionals(_ expected: String, count: ClosedRange<Int>) throws(ToolError) -> [String] {
+        if let unknown = remaining.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
+            throw .usage("'\(command)' does not know the option \(unknown)")
+        }
+        let values = remaining.filter { $0 != "--" }
+        guard count.contains(values.count) else {
+            if values.count < count.lowerBound { throw .usage("'\(command)' needs \(expected)") }
+            throw .usage("'\(command)' takes \(expected) but was given \(values.count) arguments: \(values.joined(separator: " "))")
+        }
+        return values
+    }
+}

@@ -1,0 +1,33 @@
+import FlywheelCore
+import FlywheelIO
+import FlywheelSimulator
+
+/// A `.sim` scenario run through the firmware simulator with its device profile.
+public struct ScenarioRun: Sendable {
+    /// What the simulator produced.
+    public var simulation: SimulationResult
+    /// The scenario's `name`, if it gives one.
+    public var scenarioName: String?
+    /// The scenario's notes (comment lines at its top).
+    public var scenarioNotes: String
+    /// The scenario's true net detents.
+    public var truthDetents: Int { simulation.truthDetents }
+
+    /// Loads the scenario at `path`, finds its device's profile (`--hardware DIR` first) and runs it.
+    public static func load(_ path: String, seed: UInt64?, hardware: String?) throws(ToolError) -> ScenarioRun {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error.description) }
+        let scenario: Scenario
+        do { scenario = try Scenario.parse(String(decoding: bytes, as: UTF8.self), file: path) } catch {
+            throw ToolError("\(error)")
+        }
+        let library = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path))
+        let profile = try library.profile(scenario.device)
+        do {
+            let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
+            return ScenarioRun(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import FlywheelCore
-
-/// A replay file (VCD, `.edges`, evemu) could not be read.
-public typealias ReplayError = FileLineError
