@@ -83,7 +83,7 @@ let package = Package(
         ),
 
         .executableTarget(name: "flywheel", dependencies: ["FlywheelCLI"]),
-        .executableTarget(name: "flywheeld", dependencies: ["FlywheelDaemon"]),
+        .executableTarget(name: "flywheeld", dependencies: ["FlywheelDaemon", "FlywheelIO"]),
         // Measurements run on demand (Tests/Benchmarks), never part of the tests.
         .executableTarget(name: "flywheel-bench", dependencies: ["FlywheelCore"]),
 

@@ -97,7 +97,8 @@ struct TouchReplayTests {
         #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
         #expect(!lines.isEmpty)
-        #expect(lines.allSatisfy { $0["class"] == .string("tempo") })
+        #expect(lines.first?["class"] == .string("device") && lines.first?["action"] == .string("added"))
+        #expect(lines.dropFirst().allSatisfy { $0["class"] == .string("tempo") })
         #expect(lines.filter { $0["phase"] == .string("began") }.count <= 11)  // at most one per touch
     }
 }

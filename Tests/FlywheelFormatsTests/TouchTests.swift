@@ -49,7 +49,7 @@ struct TouchTests {
         let description = try EvemuRecording.parse(try FileSystem.readFile(base + ".prop"), file: base + ".prop")
         let events = try EvemuRecording.parse(try FileSystem.readFile(base + ".event"), file: base + ".event", into: description)
         let replay = DeviceReplay.inputs(from: events, profiles: [])
-        #expect(replay.classification.kind == "touch")
+        #expect(replay.classification.kind == .touch)
         let lifts = replay.inputs.filter { $0.action == .lift }.count
         #expect(lifts <= recording.touches)  // bcm5974's recording ends with the finger down
         #expect(replay.inputs.contains { if case .touch = $0.action { return true } else { return false } })

@@ -99,7 +99,7 @@ enum DecodeCommand {
             let device = replay.classification
             JSONValue.object([
                 ("device", .object([
-                    ("kind", .string(device.kind)), ("profile", device.profileID.map(JSONValue.string) ?? .null), ("reason", .string(device.reason)),
+                    ("kind", .string(device.kind.rawValue)), ("profile", device.profileID.map(JSONValue.string) ?? .null), ("reason", .string(device.reason)),
                 ]))
             ]).encode(into: &text)
             text += "\n"

@@ -33,7 +33,7 @@ enum DevicesCommand {
                 let found = DeviceClassifier.classify(description, profiles: hints)
                 rows.append(.object([
                     ("path", .string(path)), ("name", .string(description.name)), ("id", .string(description.usbID)),
-                    ("kind", .string(found.kind)), ("profile", found.profileID.map(JSONValue.string) ?? .null),
+                    ("kind", .string(found.kind.rawValue)), ("profile", found.profileID.map(JSONValue.string) ?? .null),
                     ("taken", .bool(found.wanted)), ("reason", .string(found.reason)),
                 ]))
                 text += "\(path)\t\(description.name)\n    \(found.kind)"

@@ -14,19 +14,13 @@ enum ReplayCommand {
             frames at HZ while in motion (default 0: none).
         """
 
-    /// One detent move of the input, with its time.
-    struct Move {
-        var timeNanoseconds: Nanoseconds
-        var detents: Double
-        var touching = false
-        var lift = false
-    }
-
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "replay")
-        let control = try args.option("control") ?? "tempo"
-        let framesHz = try FeelOptions.number(&args, "frames", default: 0)!
-        guard framesHz >= 0, framesHz <= 1000 else { throw .usage("--frames takes 0 to 1000 per second") }
+        let controlName = try args.option("control") ?? "tempo"
+        guard let control = Control(rawValue: controlName) else {
+            throw .usage("--control takes \(Control.allCases.map(\.rawValue).joined(separator: " or ")), not '\(controlName)'")
+        }
+        let framesHz = try args.number("frames", in: 0...1000) ?? 0
         let stepsText = try args.option("steps-per-detent") ?? "4"
         guard let stepsValue = Int(stepsText), let steps = StepsPerDetent(rawValue: stepsValue) else {
             throw .usage("--steps-per-detent must be 1, 2 or 4, not '\(stepsText)'")
@@ -43,102 +37,26 @@ enum ReplayCommand {
         let path = try args.positionals("one FILE to replay", count: 1...1)[0]
 
         let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels, keepTimes: true)
-        let moves = timeline.items.compactMap { entry -> Move? in
-            switch entry.item {
-            case .knob(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents)
-            case .touch(let detents): return Move(timeNanoseconds: entry.timeNanoseconds, detents: detents, touching: true)
-            case .lift: return Move(timeNanoseconds: entry.timeNanoseconds, detents: 0, lift: true)
-            case .button, .shuttle, .gap: return nil
-            }
-        }
-        var runner: ControlRunner
-        switch control {
-        case "tempo": runner = .tempo(TempoControl(dial: TempoDial(table: table), bpm: bpm, parameters: parameters))
-        case "scrub":
-            runner = .scrub(ScrubControl(scrubber: Scrubber(durationSeconds: duration, positionSeconds: position), parameters: parameters))
-        default: throw .usage("--control takes tempo or scrub, not '\(control)'")
-        }
+        let core = DaemonCore(
+            parameters: parameters, tempoDial: TempoDial(table: table), bpm: bpm,
+            scrubber: Scrubber(durationSeconds: duration, positionSeconds: position), modes: [control], framesPerSecond: framesHz)
+        let device = InputDevice(name: timeline.deviceName, path: path, kind: timeline.kind, profile: timeline.profileID, route: .pinned(control))
         var text = ""
-        for event in runner.run(moves, framesPerSecond: framesHz) {
-            event.json.encode(into: &text)
-            text += "\n"
+        for message in Self.messages(timeline, device: device, core: core) {
+            text += String(decoding: message.bytesWithoutSeq, as: UTF8.self)
         }
         console.out(text)
     }
-}
 
-/// A control driven in virtual time.
-enum ControlRunner {
-    case tempo(TempoControl)
-    case scrub(ScrubControl)
-
-    mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
-        switch self {
-        case .tempo(var c): let e = c.move(by: detents, at: time, touching: touching); self = .tempo(c); return e
-        case .scrub(var c): let e = c.move(by: detents, at: time, touching: touching); self = .scrub(c); return e
-        }
-    }
-
-    mutating func lift(at time: Nanoseconds) -> [ControlEvent] {
-        switch self {
-        case .tempo(var c): let e = c.lift(at: time); self = .tempo(c); return e
-        case .scrub(var c): let e = c.lift(at: time); self = .scrub(c); return e
-        }
-    }
-
-    mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
-        switch self {
-        case .tempo(var c): let e = c.advance(to: time); self = .tempo(c); return e
-        case .scrub(var c): let e = c.advance(to: time); self = .scrub(c); return e
-        }
-    }
-
-    var nextDeadline: Nanoseconds? {
-        switch self {
-        case .tempo(let c): return c.nextDeadline
-        case .scrub(let c): return c.nextDeadline
-        }
-    }
-
-    func frame(at time: Nanoseconds) -> ControlEvent? {
-        switch self {
-        case .tempo(let c): return c.frame(at: time)
-        case .scrub(let c): return c.frame(at: time)
-        }
-    }
-
-    /// Feeds the moves in time order, waking only at inputs, the control's deadlines and (while
-    /// in motion) frame times; returns every event.
-    mutating func run(_ moves: [ReplayCommand.Move], framesPerSecond: Double) -> [ControlEvent] {
-        var events: [ControlEvent] = []
-        var index = 0
-        // Frame k is at k/HZ seconds exactly (rounded to the nanosecond), on a fixed grid.
-        func frameTime(_ k: Int64) -> Nanoseconds { Nanoseconds((Double(k) * 1e9 / framesPerSecond).rounded()) }
-        func frameIndex(after t: Nanoseconds) -> Int64 {
-            var k = Int64((Double(t) * framesPerSecond / 1e9).rounded(.down))
-            while frameTime(k) <= t { k += 1 }
-            return k
-        }
-        var now: Nanoseconds = moves.first?.timeNanoseconds ?? 0
-        while true {
-            let input = index < moves.count ? moves[index].timeNanoseconds : nil
-            let deadline = nextDeadline
-            var nextFrame: Nanoseconds?
-            if framesPerSecond > 0, frame(at: now) != nil {
-                nextFrame = frameTime(frameIndex(after: now))
-            }
-            guard let next = [input, deadline, nextFrame].compactMap({ $0 }).min() else { break }
-            now = next
-            if let deadline, deadline == next {
-                events += advance(to: next)
-            } else if let input, input == next {
-                let move = moves[index]
-                events += move.lift ? lift(at: next) : self.move(by: move.detents, at: next, touching: move.touching)
-                index += 1
-            } else if let frame = frame(at: next) {
-                events.append(frame)
-            }
-        }
-        return events
+    /// The messages the daemon's pipeline makes of a timeline played from its first item's time
+    /// (frames included when the core has a frame rate): what a client watching every class,
+    /// with frames, receives.
+    static func messages(_ timeline: InputTimeline, device: InputDevice, core: DaemonCore) -> [ServerMessage] {
+        var pipeline = Pipeline(core: core)
+        pipeline.wantsFrames = core.framesPerSecond > 0
+        let playback = Playback(
+            items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
+            loops: false, start: 0)
+        return pipeline.play(playback) + pipeline.runToEnd()
     }
 }

@@ -75,6 +75,12 @@ struct ConfigReader {
         return text
     }
 
+    /// A string key whose value names a case of `T` (by its raw value).
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, default fallback: T) throws(FileLineError) -> T where T.RawValue == String {
+        let text = try choice(key, T.allCases.map(\.rawValue), default: fallback.rawValue)
+        return T(rawValue: text) ?? fallback
+    }
+
     func bool(_ key: String, default fallback: Bool) throws(FileLineError) -> Bool {
         guard let field = value(key) else { return fallback }
         guard case .bool(let flag) = field else { throw fail(key, "must be true or false, got \(field.kindDescription)") }

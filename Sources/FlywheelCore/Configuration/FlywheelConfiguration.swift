@@ -35,8 +35,8 @@ public struct FlywheelConfiguration: Sendable {
     /// What buttons do, by key code (`controls.buttons`); unlisted ones switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The modes, and the one the knob starts in.
-    public var modes = ["tempo", "scrub"]
-    public var initialMode = "tempo"
+    public var modes: [Control] = [.tempo, .scrub]
+    public var initialMode: Control = .tempo
     /// Client limits.
     public var maxClients = 256
     public var queueMessages = 1024
@@ -53,16 +53,15 @@ public struct FlywheelConfiguration: Sendable {
         public var path: String?
         /// GPIO lines, for an encoder wired to a chip: chip, A, B and an optional button (offsets or names).
         public var gpio: GPIOLines?
-        /// `knob` (its rotation drives a control) or `buttons` (only its keys are used).
-        public var role: String
-        /// What the knob drives: `mode` (whatever the mode switch selects), `tempo` or `scrub`.
-        public var control: String
+        /// What the knob drives: the mode's control (`control: "mode"`), one control (`tempo`,
+        /// `scrub`), or nothing (`role: "buttons"`: only its keys are used).
+        public var route: KnobRoute
         /// Take the device exclusively (EVIOCGRAB).
         public var grab: Bool
         /// A touch panel's knob region (a ring or a strip); nil: the default ring about its middle.
         public var region: TouchRegion? = nil
-        /// The device's light: `off`, or `beat` (flash on the metronome beat, PowerMate).
-        public var led: String = "off"
+        /// The device's light (`led`): off, or a flash on the metronome beat (PowerMate).
+        public var light: DeviceLight = .off
 
         public struct GPIOLines: Sendable, Hashable {
             public var chip: String
@@ -182,13 +181,14 @@ public struct FlywheelConfiguration: Sendable {
             guard case .array(let items) = field, !items.isEmpty else {
                 throw mode.fail("segments", "must be a non-empty list of \"tempo\" and \"scrub\", got \(field.encoded())")
             }
-            let names = items.compactMap(\.stringValue)
-            guard names.count == items.count, names.allSatisfy({ ["tempo", "scrub"].contains($0) }), Set(names).count == names.count else {
+            let controls = items.compactMap { $0.stringValue.flatMap(Control.init(rawValue:)) }
+            guard controls.count == items.count, Set(controls).count == controls.count else {
                 throw mode.fail("segments", "must list \"tempo\" and \"scrub\", each at most once, got \(field.encoded())")
             }
-            config.modes = names
+            config.modes = controls
         }
-        config.initialMode = try mode.choice("initial", config.modes, default: config.modes[0])
+        let initial = try mode.choice("initial", config.modes.map(\.rawValue), default: config.modes[0].rawValue)
+        config.initialMode = Control(rawValue: initial) ?? config.modes[0]
 
         config.buttonActions = try parseButtons(try controls.child("buttons"))
 
@@ -200,7 +200,7 @@ public struct FlywheelConfiguration: Sendable {
         return config
     }
 
-    static func parseDevices(_ root: ConfigReader, modes: [String]) throws(FileLineError) -> [DeviceEntry] {
+    static func parseDevices(_ root: ConfigReader, modes: [Control]) throws(FileLineError) -> [DeviceEntry] {
         guard let field = root.value("devices") else { return [] }
         guard case .array(let items) = field else { throw root.fail("devices", "must be a list of devices, got \(field.kindDescription)") }
         var entries: [DeviceEntry] = []
@@ -236,12 +236,12 @@ public struct FlywheelConfiguration: Sendable {
                 gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
-            let control = try device.choice("control", ["mode"] + modes, default: "mode")
+            let control = try device.choice("control", ["mode"] + modes.map(\.rawValue), default: "mode")
+            let role: DeviceRole = try device.choice("role", default: .knob)
             var entry = DeviceEntry(
                 name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,
-                role: try device.choice("role", ["knob", "buttons"], default: "knob"), control: control,
-                grab: try device.bool("grab", default: false))
-            entry.led = try device.choice("led", ["off", "beat"], default: "off")
+                route: role == .buttons ? .none : KnobRoute(name: control) ?? .followMode, grab: try device.bool("grab", default: false))
+            entry.light = try device.choice("led", default: .off)
             if device.value("region") != nil { entry.region = try parseRegion(try device.child("region")) }
             entries.append(entry)
         }
@@ -263,8 +263,8 @@ public struct FlywheelConfiguration: Sendable {
             }
             switch try buttons.choice(key, ["mode", "tap", "hold-tempo", "hold-scrub"], default: "mode") {
             case "tap": actions[code] = .tap
-            case "hold-tempo": actions[code] = .hold("tempo")
-            case "hold-scrub": actions[code] = .hold("scrub")
+            case "hold-tempo": actions[code] = .hold(.tempo)
+            case "hold-scrub": actions[code] = .hold(.scrub)
             default: actions[code] = .mode
             }
         }

@@ -2,13 +2,13 @@
 /// input that caused it.
 public enum ControlEvent: Sendable, Hashable {
     /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
-    case tempo(bpm: Int, value: Int, phase: String, timeNanoseconds: Nanoseconds)
+    case tempo(bpm: Int, value: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
     /// A scrub phase: began, moved, committed or cancelled.
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.
-    case mode(String, timeNanoseconds: Nanoseconds)
+    case mode(Control, timeNanoseconds: Nanoseconds)
     /// A continuous frame while in motion: the control's value and the knob's offset in detents.
-    case frame(control: String, value: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
+    case frame(control: Control, value: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
 
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
@@ -24,17 +24,17 @@ public enum ControlEvent: Sendable, Hashable {
     public var json: JSONValue {
         switch self {
         case .tempo(let bpm, let value, let phase, let t):
-            return .object([("class", .string("tempo")), ("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase)), ("time", .number(t.secondsText))])
+            return .object([("class", .string("tempo")), ("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue)), ("time", .number(t.secondsText))])
         case .scrub(let phase, let position, let duration, let origin, let t):
             return .object([
                 ("class", .string("scrub")), ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))),
                 ("duration", .double(duration)), ("origin", .double(Self.round(origin))), ("time", .number(t.secondsText)),
             ])
         case .mode(let name, let t):
-            return .object([("class", .string("mode")), ("mode", .string(name)), ("time", .number(t.secondsText))])
+            return .object([("class", .string("mode")), ("mode", .string(name.rawValue)), ("time", .number(t.secondsText))])
         case .frame(let control, let value, let offset, let velocity, let t):
             return .object([
-                ("class", .string("frame")), ("control", .string(control)), ("value", .double(Self.round(value))),
+                ("class", .string("frame")), ("control", .string(control.rawValue)), ("value", .double(Self.round(value))),
                 ("offset", .double(Self.round(offset))), ("velocity", .double(Self.round(velocity))), ("time", .number(t.secondsText)),
             ])
         }

@@ -1,32 +1,32 @@
 /// An N-way switch like DGRunkeeperSwitch: a tap advances; a pan moves a continuous offset and
 /// a partial pan snaps to the nearest segment. The active mode routes one knob to one control.
 public struct ModeSwitch: Sendable, Hashable {
-    /// The segments' names, e.g. `["tempo", "scrub"]`.
-    public let segments: [String]
+    /// The segments, e.g. `[.tempo, .scrub]`.
+    public let segments: [Control]
     /// The active segment.
     public private(set) var index: Int = 0
     /// The continuous position while panning, in segments (0 … count−1).
     public private(set) var offset: Double = 0
 
     /// Creates a switch (at least one segment).
-    public init(segments: [String]) {
+    public init(segments: [Control]) {
         precondition(!segments.isEmpty, "a mode switch needs at least one segment")
         self.segments = segments
     }
 
-    /// The active segment's name.
-    public var active: String { segments[index] }
+    /// The active segment.
+    public var active: Control { segments[index] }
 
     /// A tap: advances to the next segment, wrapping.
-    public mutating func tap() -> String {
+    public mutating func tap() -> Control {
         index = (index + 1) % segments.count
         offset = Double(index)
         return active
     }
 
-    /// Selects a segment by name; false when there is none.
-    public mutating func select(_ name: String) -> Bool {
-        guard let found = segments.firstIndex(of: name) else { return false }
+    /// Selects a segment; false when the switch has no such segment.
+    public mutating func select(_ control: Control) -> Bool {
+        guard let found = segments.firstIndex(of: control) else { return false }
         index = found
         offset = Double(found)
         return true
@@ -39,7 +39,7 @@ public struct ModeSwitch: Sendable, Hashable {
 
     /// The pan ended: snap to the nearest segment. Returns the new active segment's name if it
     /// changed.
-    public mutating func endPan() -> String? {
+    public mutating func endPan() -> Control? {
         let nearest = Int(offset.rounded())
         let changed = nearest != index
         index = nearest

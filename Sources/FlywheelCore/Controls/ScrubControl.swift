@@ -79,7 +79,7 @@ public struct ScrubControl: Sendable {
         guard let frame = engine.frame(at: time), scrubber.gesture != nil else { return nil }
         let offset = frame.position - Double(lastDetent)
         let value = min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
-        return .frame(control: "scrub", value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+        return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
     }
 
     static func retimed(_ event: ControlEvent, _ time: Nanoseconds) -> ControlEvent {

@@ -38,16 +38,16 @@ public struct TempoControl: Sendable {
         let low = Int(frame.position.rounded(.down))
         let fraction = frame.position - Double(low)
         let value = Double(dial.bpm(atDetent: low)) * (1 - fraction) + Double(dial.bpm(atDetent: low + 1)) * fraction
-        return .frame(control: "tempo", value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+        return .frame(control: .tempo, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
     }
 
     func translate(_ events: [KnobEngine.Event]) -> [ControlEvent] {
         events.compactMap { event in
             switch event {
-            case .began(let t): return .tempo(bpm: bpm, value: engine.reportedDetent, phase: "began", timeNanoseconds: t)
-            case .detent(let d, let t): return .tempo(bpm: dial.bpm(atDetent: d), value: d, phase: "moved", timeNanoseconds: t)
+            case .began(let t): return .tempo(bpm: bpm, value: engine.reportedDetent, phase: .began, timeNanoseconds: t)
+            case .detent(let d, let t): return .tempo(bpm: dial.bpm(atDetent: d), value: d, phase: .moved, timeNanoseconds: t)
             case .released: return nil
-            case .rest(let d, let t): return .tempo(bpm: dial.bpm(atDetent: d), value: d, phase: "settled", timeNanoseconds: t)
+            case .rest(let d, let t): return .tempo(bpm: dial.bpm(atDetent: d), value: d, phase: .settled, timeNanoseconds: t)
             }
         }
     }

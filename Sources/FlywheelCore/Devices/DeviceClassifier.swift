@@ -18,7 +18,7 @@ public struct DeviceProfileHint: Sendable, Hashable {
     /// The profile id (`powermate`).
     public var id: String
     /// Its kind (`jog-dial`, `jog-shuttle`, `encoder`, `wheel`).
-    public var kind: String
+    public var kind: DeviceKind
     /// USB vendor and product, when it is a USB device.
     public var vendor: UInt16?
     public var product: UInt16?
@@ -30,7 +30,7 @@ public struct DeviceProfileHint: Sendable, Hashable {
     public var buttons: [UInt16]
 
     /// Creates a hint.
-    public init(id: String, kind: String, vendor: UInt16? = nil, product: UInt16? = nil, report: Report, countsPerDetent: Int, buttons: [UInt16] = []) {
+    public init(id: String, kind: DeviceKind, vendor: UInt16? = nil, product: UInt16? = nil, report: Report, countsPerDetent: Int, buttons: [UInt16] = []) {
         self.id = id
         self.kind = kind
         self.vendor = vendor
@@ -62,7 +62,7 @@ public struct EvdevClassification: Sendable, Hashable {
 
     /// `jog-dial`, `jog-shuttle`, `wheel`, `encoder`, `tablet-ring`, `tablet-strip`, `touch`,
     /// `buttons`, or what Flywheel does not use: `pointer`, `keyboard`, `other`.
-    public var kind: String
+    public var kind: DeviceKind
     /// The knob, if the device has one.
     public var knob: Knob?
     /// Its buttons.
@@ -75,7 +75,7 @@ public struct EvdevClassification: Sendable, Hashable {
     public var reason: String
 
     /// Creates a classification.
-    public init(kind: String, knob: Knob?, buttons: [UInt16], profileID: String?, wanted: Bool, reason: String) {
+    public init(kind: DeviceKind, knob: Knob?, buttons: [UInt16], profileID: String?, wanted: Bool, reason: String) {
         self.kind = kind
         self.knob = knob
         self.buttons = buttons
@@ -110,18 +110,18 @@ public enum DeviceClassifier {
 
         if device.vendor == 0x0b33, device.has(rel, RelCode.dial) {
             return EvdevClassification(
-                kind: "jog-shuttle", knob: .shuttle(jog: .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1)),
+                kind: .jogShuttle, knob: .shuttle(jog: .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1)),
                 buttons: keys, profileID: nil, wanted: true, reason: "a Contour device with a REL_DIAL jog counter")
         }
         if device.has(abs, AbsCode.wheel), device.has(abs, AbsCode.misc), let range = device.absoluteRanges[AbsCode.wheel], range.count > 1 {
             return EvdevClassification(
-                kind: "tablet-ring",
+                kind: .tabletRing,
                 knob: .tabletRing(code: AbsCode.wheel, modulus: Int(range.upperBound) - Int(range.lowerBound) + 1, positionsPerDetent: ringPositionsPerDetent),
                 buttons: keys, profileID: nil, wanted: true, reason: "ABS_WHEEL \(range.lowerBound)…\(range.upperBound) with ABS_MISC lift")
         }
         if device.has(abs, AbsCode.rx), device.has(abs, AbsCode.misc), let range = device.absoluteRanges[AbsCode.rx], range.count > 1 {
             return EvdevClassification(
-                kind: "tablet-strip", knob: .tabletStrip(code: AbsCode.rx, range: range, detents: stripDetents),
+                kind: .tabletStrip, knob: .tabletStrip(code: AbsCode.rx, range: range, detents: stripDetents),
                 buttons: keys, profileID: nil, wanted: true, reason: "ABS_RX \(range.lowerBound)…\(range.upperBound) with ABS_MISC lift")
         }
         let multiTouch = device.has(abs, AbsCode.mtPositionX) && device.has(abs, AbsCode.mtPositionY)
@@ -129,46 +129,46 @@ public enum DeviceClassifier {
         if multiTouch || singleTouch {
             let region = touchRegion ?? defaultRing(device)
             return EvdevClassification(
-                kind: "touch", knob: region.map { .touch($0) }, buttons: keys.filter { $0 != KeyCode.btnTouch }, profileID: nil,
+                kind: .touch, knob: region.map { .touch($0) }, buttons: keys.filter { $0 != KeyCode.btnTouch }, profileID: nil,
                 wanted: touchRegion != nil,
                 reason: multiTouch ? "multi-touch panel (taken when a region is configured)" : "single-touch panel (taken when a region is configured)")
         }
         let relCodes = device.codes[rel] ?? []
         if relCodes.contains(RelCode.x), relCodes.contains(RelCode.y), device.has(key, 0x110) {  // BTN_LEFT
-            return EvdevClassification(kind: "pointer", knob: nil, buttons: [], profileID: nil, wanted: false, reason: "a mouse or touchpad")
+            return EvdevClassification(kind: .pointer, knob: nil, buttons: [], profileID: nil, wanted: false, reason: "a mouse or touchpad")
         }
         if device.has(rel, RelCode.dial) {
             return EvdevClassification(
-                kind: "jog-dial", knob: .rotary(.delta(code: RelCode.dial, countsPerDetent: 1)), buttons: keys, profileID: nil,
+                kind: .jogDial, knob: .rotary(.delta(code: RelCode.dial, countsPerDetent: 1)), buttons: keys, profileID: nil,
                 wanted: true, reason: "REL_DIAL as a signed delta, one count a detent (no profile matched)")
         }
         if device.has(rel, RelCode.wheelHiRes) || (relCodes == [RelCode.wheel]) {
             return EvdevClassification(
-                kind: "wheel", knob: .rotary(.highResolutionWheel), buttons: keys, profileID: nil, wanted: true,
+                kind: .wheel, knob: .rotary(.highResolutionWheel), buttons: keys, profileID: nil, wanted: true,
                 reason: "REL_WHEEL with REL_WHEEL_HI_RES, 120 a detent")
         }
         let encoderHint = profiles.first { if case .relativeDelta = $0.report { return $0.vendor == nil } else { return false } }
         if relCodes.count == 1, keys.count == smallButtons.count, let code = relCodes.first {
             return EvdevClassification(
-                kind: "encoder", knob: .rotary(.delta(code: code, countsPerDetent: encoderHint?.countsPerDetent ?? 1)), buttons: keys,
+                kind: .encoder, knob: .rotary(.delta(code: code, countsPerDetent: encoderHint?.countsPerDetent ?? 1)), buttons: keys,
                 profileID: encoderHint?.id, wanted: true, reason: "one relative axis and at most BTN_0…BTN_15: a kernel rotary-encoder")
         }
         let absCodes = device.codes[abs] ?? []
         if absCodes.count == 1, keys.isEmpty, let code = absCodes.first, let range = device.absoluteRanges[code], range.count > 2 {
             let absHint = profiles.first { if case .absoluteAxis = $0.report { return true } else { return false } }
             return EvdevClassification(
-                kind: "encoder",
+                kind: .encoder,
                 knob: .absoluteEncoder(code: code, modulus: Int(range.upperBound) - Int(range.lowerBound), countsPerDetent: absHint?.countsPerDetent ?? 1),
                 buttons: [], profileID: absHint?.id, wanted: true,
                 reason: "one absolute axis \(range.lowerBound)…\(range.upperBound) and nothing else: a kernel rotary-encoder (absolute)")
         }
         if !keys.isEmpty, relCodes.isEmpty, absCodes.isEmpty {
             if !smallButtons.isEmpty, smallButtons.count == keys.count {
-                return EvdevClassification(kind: "buttons", knob: nil, buttons: keys, profileID: nil, wanted: true, reason: "BTN_0…BTN_15 only (gpio-keys)")
+                return EvdevClassification(kind: .buttons, knob: nil, buttons: keys, profileID: nil, wanted: true, reason: "BTN_0…BTN_15 only (gpio-keys)")
             }
-            return EvdevClassification(kind: "keyboard", knob: nil, buttons: keys, profileID: nil, wanted: false, reason: "keys; used only when configured")
+            return EvdevClassification(kind: .keyboard, knob: nil, buttons: keys, profileID: nil, wanted: false, reason: "keys; used only when configured")
         }
-        return EvdevClassification(kind: "other", knob: nil, buttons: keys, profileID: nil, wanted: false, reason: "no knob Flywheel knows")
+        return EvdevClassification(kind: .other, knob: nil, buttons: keys, profileID: nil, wanted: false, reason: "no knob Flywheel knows")
     }
 
     static func knob(for profile: DeviceProfileHint, _ device: InputDeviceDescription) -> EvdevClassification.Knob? {

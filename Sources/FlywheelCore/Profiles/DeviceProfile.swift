@@ -1,5 +1,6 @@
 
-/// What kind of physical control a profile describes.
+/// What kind of device it is: the kinds a profile describes, and what the classifier makes of other
+/// evdev nodes. Its raw value is its name in profiles and the protocol.
 public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
     /// A detented rotary encoder (EC11, KY-040).
     case encoder
@@ -9,6 +10,27 @@ public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
     case jogShuttle = "jog-shuttle"
     /// A scroll wheel.
     case wheel
+    /// A tablet's touch ring (ABS_WHEEL).
+    case tabletRing = "tablet-ring"
+    /// A tablet's touch strip (ABS_RX).
+    case tabletStrip = "tablet-strip"
+    /// A touch panel.
+    case touch
+    /// A mouse or touchpad (left alone).
+    case pointer
+    /// Buttons only (gpio-keys).
+    case buttons
+    /// A keyboard (used only when configured).
+    case keyboard
+    /// Nothing Flywheel knows.
+    case other
+    /// A simulated device (`flywheeld --simulate`).
+    case simulated
+    /// A recording played back (`flywheeld --replay`).
+    case replay
+
+    /// The kinds a `hardware/` profile may describe.
+    public static let profileKinds: [DeviceKind] = [.encoder, .jogDial, .jogShuttle, .wheel]
 }
 
 /// How the host sees the device: raw GPIO edges, or evdev events from a particular driver.

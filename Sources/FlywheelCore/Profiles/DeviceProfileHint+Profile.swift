@@ -12,7 +12,7 @@ extension DeviceProfile {
         case .rotaryEncoderAbsolute: report = .absoluteAxis(code: axis?.code ?? AbsCode.x)
         }
         return DeviceProfileHint(
-            id: id, kind: kind.rawValue, vendor: usb?.vendor, product: usb?.product, report: report,
+            id: id, kind: kind, vendor: usb?.vendor, product: usb?.product, report: report,
             countsPerDetent: self.report.isKernelRotaryEncoder ? 1 : countsPerDetent ?? 1, buttons: buttons)
     }
 }

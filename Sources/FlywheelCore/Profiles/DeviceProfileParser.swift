@@ -91,8 +91,8 @@ struct ProfileReader {
             text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ? text : nil
         }
         let name = try required("name", expected: "a name") { $0 }
-        let kind = try required("kind", expected: choices(DeviceKind.allCases.map(\.rawValue))) {
-            DeviceKind(rawValue: $0)
+        let kind = try required("kind", expected: choices(DeviceKind.profileKinds.map(\.rawValue))) {
+            DeviceKind(rawValue: $0).flatMap { DeviceKind.profileKinds.contains($0) ? $0 : nil }
         }
         let usb = try optional("usb", expected: "vendor:product in hex, such as 077d:0410", Self.usbID)
         let report = try required("report", expected: choices(ReportKind.allCases.map(\.rawValue))) {

@@ -4,8 +4,8 @@ public enum ButtonAction: Sendable, Hashable {
     case mode
     /// Each press is a tap of the tap-tempo.
     case tap
-    /// Press-and-turn: while held, the knob drives this control (`tempo` or `scrub`).
-    case hold(String)
+    /// Press-and-turn: while held, the knob drives this control.
+    case hold(Control)
 }
 
 /// The daemon's state and behaviour without any I/O: the controls, the mode switch and tap
@@ -27,39 +27,50 @@ public struct DaemonCore: Sendable {
     /// What each button does (by key code); unlisted buttons switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
-    var heldControl: String?
+    var heldControl: Control?
 
     /// Creates the core.
     public init(
         parameters: FeelParameters = FeelParameters(), tempoDial: TempoDial = TempoDial(), bpm: Double = 120,
-        scrubber: Scrubber = Scrubber(), modes: [String] = ["tempo", "scrub"], framesPerSecond: Double = 60
+        scrubber: Scrubber = Scrubber(), modes: [Control] = [.tempo, .scrub], framesPerSecond: Double = 60
     ) {
         self.parameters = parameters
         tempo = TempoControl(dial: tempoDial, bpm: bpm, parameters: parameters)
         scrub = ScrubControl(scrubber: scrubber, parameters: parameters)
-        mode = ModeSwitch(segments: modes.isEmpty ? ["tempo"] : modes)
+        mode = ModeSwitch(segments: modes.isEmpty ? [.tempo] : modes)
         self.framesPerSecond = framesPerSecond
     }
 
     // MARK: Input
 
-    /// The knob turned by `detents` at `time`: goes to `control` (`tempo`, `scrub`), or with
-    /// `mode` (the default) to the active mode's control.
-    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, control: String = "mode") -> [ServerMessage] {
+    /// The control a knob on `route` drives now: a pinned control, or the active mode's (or a
+    /// held `hold-*` button's); nil for a device that gives only buttons.
+    public func control(for route: KnobRoute) -> Control? {
+        switch route {
+        case .followMode: return heldControl ?? mode.active
+        case .pinned(let control): return control
+        case .none: return nil
+        }
+    }
+
+    /// The knob turned by `detents` at `time`: goes to the control `route` selects.
+    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode) -> [ServerMessage] {
         var events = advanceEvents(to: time)
-        switch control == "mode" ? (heldControl ?? mode.active) : control {
-        case "scrub": events += scrub.move(by: detents, at: time, touching: touching)
-        default: events += tempo.move(by: detents, at: time, touching: touching)
+        switch control(for: route) {
+        case .scrub: events += scrub.move(by: detents, at: time, touching: touching)
+        case .tempo: events += tempo.move(by: detents, at: time, touching: touching)
+        case nil: break
         }
         return events.map(ServerMessage.init)
     }
 
     /// A touch lifted from the knob's region.
-    public mutating func lift(at time: Nanoseconds, control: String = "mode") -> [ServerMessage] {
+    public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
         var events = advanceEvents(to: time)
-        switch control == "mode" ? (heldControl ?? mode.active) : control {
-        case "scrub": events += scrub.lift(at: time)
-        default: events += tempo.lift(at: time)
+        switch control(for: route) {
+        case .scrub: events += scrub.lift(at: time)
+        case .tempo: events += tempo.lift(at: time)
+        case nil: break
         }
         return events.map(ServerMessage.init)
     }
@@ -157,7 +168,7 @@ public struct DaemonCore: Sendable {
                 return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
-            let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: "set", timeNanoseconds: time)
+            let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .set, timeNanoseconds: time)
             return (state(at: time), [ServerMessage(event)])
         case .setScrub(let duration, let position):
             let newDuration = duration ?? scrub.scrubber.durationSeconds
@@ -168,17 +179,18 @@ public struct DaemonCore: Sendable {
             return (state(at: time), [])
         case .setMode(let name):
             let before = mode.active
-            guard mode.select(name) else {
-                return (Self.error("out-of-range", "There is no mode \"\(name)\"; the modes are \(mode.segments.joined(separator: ", ")).", at: time), [])
+            guard let control = Control(rawValue: name), mode.select(control) else {
+                let names = mode.segments.map(\.rawValue).joined(separator: ", ")
+                return (Self.error("out-of-range", "There is no mode \"\(name)\"; the modes are \(names).", at: time), [])
             }
             let changed = before != mode.active
-            return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(name, timeNanoseconds: time))] : [])
+            return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(control, timeNanoseconds: time))] : [])
         case .tap:
             let bpm = tapTempo.tap(at: time)
             var broadcast: [ServerMessage] = []
             if let bpm {
                 tempo.set(bpm: bpm)
-                broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: "tap", timeNanoseconds: time)))
+                broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .tap, timeNanoseconds: time)))
             }
             let reply = ServerMessage(className: "tap", fields: [("bpm", bpm.map { .double(($0 * 100).rounded() / 100) } ?? .null)], timeNanoseconds: time)
             return (reply, broadcast)
@@ -191,20 +203,23 @@ public struct DaemonCore: Sendable {
     }
 
     /// A `device` message: `added` or `removed`, with the device's name, path and kind.
-    public static func device(_ action: String, name: String, path: String, kind: String, at time: Nanoseconds) -> ServerMessage {
+    public static func device(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> ServerMessage {
         ServerMessage(
             className: "device",
-            fields: [("action", .string(action)), ("name", .string(name)), ("path", .string(path)), ("kind", .string(kind))],
+            fields: [
+                ("action", .string(change.rawValue)), ("name", .string(device.name)), ("path", .string(device.path)),
+                ("kind", .string(device.kind.rawValue)),
+            ],
             timeNanoseconds: time)
     }
 
     /// The `hello` banner.
-    public func hello(version: String, devices: [JSONValue], at time: Nanoseconds) -> ServerMessage {
+    public func hello(version: String, devices: [InputDevice], at time: Nanoseconds) -> ServerMessage {
         ServerMessage(
             className: "hello",
             fields: [
                 ("protocol", .int(Self.protocolVersion)), ("version", .string(version)),
-                ("controls", .array(["tempo", "scrub", "mode"].map(JSONValue.string))), ("devices", .array(devices)),
+                ("controls", .array((Control.allCases.map(\.rawValue) + ["mode"]).map(JSONValue.string))), ("devices", .array(devices.map(\.json))),
             ],
             timeNanoseconds: time)
     }
@@ -225,7 +240,7 @@ public struct DaemonCore: Sendable {
                     ("seconds_per_detent", .double((scrubber.secondsPerDetent * 1e6).rounded() / 1e6)),
                     ("active", .bool(scrubber.gesture != nil)),
                 ])),
-                ("mode", .object([("active", .string(mode.active)), ("segments", .array(mode.segments.map(JSONValue.string)))])),
+                ("mode", .object([("active", .string(mode.active.rawValue)), ("segments", .array(mode.segments.map { .string($0.rawValue) }))])),
             ],
             timeNanoseconds: time)
     }

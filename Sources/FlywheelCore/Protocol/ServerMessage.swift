@@ -40,7 +40,7 @@ public struct ServerMessage: Sendable, Hashable {
         let className = pairs.first?.1.stringValue ?? "event"
         let fields = pairs.dropFirst().filter { $0.0 != "time" }
         var key: String?
-        if case .frame(let control, _, _, _, _) = event { key = control }
+        if case .frame(let control, _, _, _, _) = event { key = control.rawValue }
         self.init(className: className, fields: Array(fields), timeNanoseconds: event.timeNanoseconds, isFrame: event.isFrame, coalescingKey: key)
     }
 
@@ -52,4 +52,7 @@ public struct ServerMessage: Sendable, Hashable {
         out += suffix
         return out
     }
+
+    /// The message without a `seq`, as `flywheel replay` prints it.
+    public var bytesWithoutSeq: [UInt8] { prefix + suffix }
 }

@@ -51,4 +51,29 @@ public struct Arguments {
         }
         return values
     }
+
+    /// Removes `--name N` and returns N, a whole number within `range`.
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(ToolError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    /// Removes `--name X` and returns X, a number within `range`.
+    public mutating func number(_ name: String, in range: ClosedRange<Double>) throws(ToolError) -> Double? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw .usage("--\(name) takes a number from \(NumberText.plain(range.lowerBound)) to \(NumberText.plain(range.upperBound)), not '\(text)'")
+        }
+        return value
+    }
+}
+
+/// Numbers as a person writes them in a message: `240`, `0.5`, `10000000`.
+enum NumberText {
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
 }

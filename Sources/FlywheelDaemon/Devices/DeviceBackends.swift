@@ -30,7 +30,7 @@ public struct DeviceBackends {
                 return nil  // a profile for the simulator only
             }
             return DeviceManager.Want(
-                name: entry.name, source: source, profile: entry.profile, grab: entry.grab, control: entry.role == "buttons" ? "none" : entry.control)
+                name: entry.name, source: source, profile: entry.profile, grab: entry.grab, route: entry.route)
         }
     }
 
@@ -60,7 +60,7 @@ public struct DeviceBackends {
                     }
                 }
                 let reader = EvdevReader(device: device, classification: classification)
-                reader.pulsesOnBeat = entry?.led == "beat"
+                reader.pulsesOnBeat = entry?.light == .beat
                 return reader
             },
             gpio: { (want: DeviceManager.Want) throws(SystemError) -> any DeviceReader in

@@ -17,7 +17,7 @@ public struct InputTimeline: Sendable {
     /// A short description of the source device.
     public var deviceName: String
     /// The device's kind as the classifier sees it (`encoder`, `jog-dial`, `touch`, …).
-    public var kind: String = "encoder"
+    public var kind: DeviceKind = .encoder
     /// The simulated device's profile id (nil for recordings).
     public var profileID: String? = nil
 
@@ -29,12 +29,12 @@ public struct InputTimeline: Sendable {
         let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
         var inputs: [DeviceInput] = []
         var name = path
-        var kind = "encoder"
+        var kind = DeviceKind.encoder
         if path.hasSuffix(".sim") {
             let outcome = try ScenarioRun.load(path, seed: nil, hardware: hardware)
             let result = outcome.simulation
             name = result.profile.name
-            kind = result.profile.kind.rawValue
+            kind = result.profile.kind
             if result.profile.report == .gpio {
                 inputs = DeviceReplay.inputs(
                     from: result.gpioTrace, stepsPerDetent: result.profile.stepsPerDetent, rest: result.profile.rest, kernelEvents: false)

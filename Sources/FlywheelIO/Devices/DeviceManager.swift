@@ -24,15 +24,15 @@ public final class DeviceManager {
         public var source: Source
         public var profile: String?
         public var grab: Bool
-        /// What its knob drives (`mode`, `tempo`, `scrub`).
-        public var control: String
+        /// What its knob drives.
+        public var route: KnobRoute
 
-        public init(name: String, source: Source, profile: String? = nil, grab: Bool = false, control: String = "mode") {
+        public init(name: String, source: Source, profile: String? = nil, grab: Bool = false, route: KnobRoute = .followMode) {
             self.name = name
             self.source = source
             self.profile = profile
             self.grab = grab
-            self.control = control
+            self.route = route
         }
     }
 
@@ -53,21 +53,7 @@ public final class DeviceManager {
     }
 
     /// An open device as clients see it in `hello` and `device` messages.
-    public struct Open: Sendable, Hashable {
-        public var name: String
-        public var path: String
-        public var kind: String
-        public var profile: String?
-        public var control: String
-
-        public init(name: String, path: String, kind: String, profile: String? = nil, control: String = "mode") {
-            self.name = name
-            self.path = path
-            self.kind = kind
-            self.profile = profile
-            self.control = control
-        }
-    }
+    public typealias Open = InputDevice
 
     final class Slot {
         let key: String
@@ -100,7 +86,7 @@ public final class DeviceManager {
     /// Input from an open device.
     public var onInput: (_ device: Open, _ inputs: [DeviceInput]) -> Void = { _, _ in }
     /// A device was `added` or `removed`.
-    public var onChange: (_ action: String, _ device: Open, _ time: Nanoseconds) -> Void = { _, _, _ in }
+    public var onChange: (_ action: DeviceChange, _ device: Open, _ time: Nanoseconds) -> Void = { _, _, _ in }
     /// A sentence worth logging (said once per device until its problem changes).
     public var onProblem: (String) -> Void = { _ in }
     /// Open attempts so far (tests check that retries back off rather than spin).
@@ -139,8 +125,8 @@ public final class DeviceManager {
 
     func open(_ slot: Slot) -> Open {
         Open(
-            name: slot.name, path: slot.key, kind: slot.reader?.kind ?? "unknown", profile: slot.reader?.profileID ?? slot.want?.profile,
-            control: slot.want?.control ?? "mode")
+            name: slot.name, path: slot.key, kind: slot.reader?.kind ?? .other, profile: slot.reader?.profileID ?? slot.want?.profile,
+            route: slot.want?.route ?? .followMode)
     }
 
     /// Starts watching the device directories and opens what is already there.
@@ -226,7 +212,7 @@ public final class DeviceManager {
             slot.lastProblem = nil
             slot.retryUntil = nil
             if slot.want == nil { slot.name = (reader as? EvdevReader)?.device.description.name ?? slot.key }
-            onChange("added", open(slot), now)
+            onChange(.added, open(slot), now)
         } catch {
             failed(slot, error, now)
         }
@@ -276,7 +262,7 @@ public final class DeviceManager {
         for fd in reader.fds { loop.unregister(fd) }
         reader.close()
         slot.reader = nil
-        onChange("removed", gone, now)
+        onChange(.removed, gone, now)
         onProblem("\(slot.name): \(error) The device is closed until it returns.")
         slot.lastProblem = nil
         // Look again shortly (a rebind comes back at once); a device that keeps failing backs off.

@@ -6,7 +6,7 @@ public protocol DeviceReader: AnyObject {
     /// Descriptors to watch for input.
     var fds: [Int32] { get }
     /// What it is (`jog-dial`, `encoder`, `touch`, …), for `device` messages.
-    var kind: String { get }
+    var kind: DeviceKind { get }
     /// The profile it matched, if any.
     var profileID: String? { get }
     /// Reads what is waiting. Throws when the device is gone or failing.
@@ -40,7 +40,7 @@ public final class EvdevReader: DeviceReader {
     }
 
     public var fds: [Int32] { [device.fd] }
-    public var kind: String { interpreter.classification.kind }
+    public var kind: DeviceKind { interpreter.classification.kind }
     public var profileID: String? { interpreter.classification.profileID }
     public var nextDeadline: Nanoseconds? { [interpreter.nextDeadline, ledOffAt].compactMap { $0 }.min() }
     var ledOffAt: Nanoseconds?
@@ -105,7 +105,7 @@ public final class GPIOReader: DeviceReader {
     }
 
     public var fds: [Int32] { lines.fds }
-    public var kind: String { "encoder" }
+    public var kind: DeviceKind { .encoder }
     public var nextDeadline: Nanoseconds? { [interpreter.nextDeadline, settleAt].compactMap { $0 }.min() }
     /// The levels read at the request are provisional: a pull-up just applied takes a moment to
     /// charge the line. They are read again this long after it.

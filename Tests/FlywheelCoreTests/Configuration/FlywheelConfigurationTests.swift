@@ -12,7 +12,7 @@ struct FlywheelConfigurationTests {
         for text in ["", "  // nothing here\n/* still nothing */\n", "{}"] {
             let config = try Self.parse(text)
             #expect(config.tempoDial == TempoDial() && config.bpm == 120 && config.framesPerSecond == 60)
-            #expect(config.feel == FeelParameters() && config.modes == ["tempo", "scrub"] && config.maxClients == 256)
+            #expect(config.feel == FeelParameters() && config.modes == [.tempo, .scrub] && config.maxClients == 256)
         }
     }
 
@@ -38,10 +38,10 @@ struct FlywheelConfigurationTests {
         #expect(config.feel.releaseSilenceNanoseconds == 80_000_000 && config.feel.newGestureGapNanoseconds == 250_000_000)
         #expect(config.framesPerSecond == 30 && config.bpm == 96 && config.tempoDial.table == .maelzel && config.tempoDial.range == 40...208)
         #expect(config.detentsPerSweep == 100 && config.secondsPerDetent == 1...20 && config.armingNanoseconds == 150_000_000)
-        #expect(config.shuttleRates.rates == [1, 2, 4] && config.modes == ["scrub", "tempo"] && config.initialMode == "scrub")
+        #expect(config.shuttleRates.rates == [1, 2, 4] && config.modes == [.scrub, .tempo] && config.initialMode == .scrub)
         #expect(config.maxClients == 32 && config.queueMessages == 256)
         let core = DaemonCore(configuration: config)
-        #expect(core.mode.active == "scrub" && core.tempo.bpm == 96)
+        #expect(core.mode.active == .scrub && core.tempo.bpm == 96)
     }
 
     static let bad: [(String, String)] = [
@@ -100,10 +100,10 @@ struct FlywheelConfigurationTests {
             """)
         #expect(config.devices.count == 2)
         #expect(config.devices[0].gpio == .init(chip: "gpiochip0", a: "17", b: "GPIO27", button: "22"))
-        #expect(config.devices[0].control == "tempo" && config.devices[0].role == "knob")
-        #expect(config.devices[1].name == "powermate" && config.devices[1].control == "mode" && config.devices[1].grab)
+        #expect(config.devices[0].route == .pinned(.tempo))
+        #expect(config.devices[1].name == "powermate" && config.devices[1].route == .followMode && config.devices[1].grab)
         #expect(config.device(profile: "ec11")?.name == "kitchen knob")
-        #expect(config.devices[1].led == "off" && config.devices[1].region == nil)
+        #expect(config.devices[1].light == .off && config.devices[1].region == nil)
         let touch = try Self.parse("""
             { devices: [
                 { profile: "panel", path: "/dev/input/event5", region: { shape: "ring", center: [400, 240], min_radius: 40, detents_per_turn: 36 } },
@@ -113,7 +113,7 @@ struct FlywheelConfigurationTests {
             """)
         #expect(touch.devices[0].region == .ring(centerX: 400, centerY: 240, minimumRadius: 40, detentsPerTurn: 36))
         #expect(touch.devices[1].region == .strip(alongX: false, from: 0, to: 480, detents: 32))
-        #expect(touch.devices[2].led == "beat")
+        #expect(touch.devices[2].light == .beat)
         let failures: [(String, String)] = [
             ("{ devices: {} }", "line 1: key 'devices' must be a list of devices, got an object."),
             ("{ devices: [\n { name: 'x' } ] }", "line 2: key 'devices[0].profile' is missing: name the device's hardware/ profile, such as \"ec11\"."),

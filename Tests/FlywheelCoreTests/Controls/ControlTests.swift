@@ -20,7 +20,7 @@ struct ControlTests {
         events.compactMap {
             switch $0 {
             case .scrub(let phase, _, _, _, _): return phase.rawValue
-            case .tempo(_, _, let phase, _): return phase
+            case .tempo(_, _, let phase, _): return phase.rawValue
             default: return nil
             }
         }
@@ -90,7 +90,7 @@ struct ControlTests {
         var events: [ControlEvent] = []
         for i in 0..<4 { events += tempo.move(by: 1, at: Int64(i) * 300 * Self.ms) }
         events += Self.settle({ tempo.advance(to: $0) }, { tempo.nextDeadline })
-        let bpms = events.compactMap { if case .tempo(let bpm, _, "moved", _) = $0 { return bpm } else { return nil } }
+        let bpms = events.compactMap { if case .tempo(let bpm, _, .moved, _) = $0 { return bpm } else { return nil } }
         #expect(bpms == [208])  // 200 → 208, then the end of the table
         #expect(tempo.bpm == 208)
         #expect(Self.phases(events).last == "settled")
@@ -100,7 +100,7 @@ struct ControlTests {
     func json() {
         let event = ControlEvent.scrub(phase: .committed, positionSeconds: 12.5, durationSeconds: 2636, originSeconds: 10, timeNanoseconds: 1_500_000_000)
         #expect(event.json.encoded() == #"{"class":"scrub","phase":"committed","position":12.5,"duration":2636,"origin":10,"time":1.500000000}"#)
-        #expect(ControlEvent.tempo(bpm: 96, value: 76, phase: "moved", timeNanoseconds: 0).json.encoded()
+        #expect(ControlEvent.tempo(bpm: 96, value: 76, phase: .moved, timeNanoseconds: 0).json.encoded()
                 == #"{"class":"tempo","bpm":96,"value":76,"phase":"moved","time":0.000000000}"#)
     }
 }

@@ -5,24 +5,24 @@ import Testing
 struct ModeSwitchTests {
     @Test("a tap advances and wraps")
     func tap() {
-        var modes = ModeSwitch(segments: ["tempo", "scrub", "volume"])
-        #expect(modes.active == "tempo")
-        #expect(modes.tap() == "scrub")
-        #expect(modes.tap() == "volume")
-        #expect(modes.tap() == "tempo")
+        var modes = ModeSwitch(segments: [.tempo, .scrub])
+        #expect(modes.active == .tempo)
+        #expect(modes.tap() == .scrub)
+        #expect(modes.tap() == .tempo)
     }
 
     @Test("a partial pan snaps to the nearest segment")
     func pan() {
-        var modes = ModeSwitch(segments: ["tempo", "scrub"])
+        var modes = ModeSwitch(segments: [.tempo, .scrub])
         modes.pan(to: 0.4)
         #expect(modes.endPan() == nil)
-        #expect(modes.active == "tempo")
+        #expect(modes.active == .tempo)
         modes.pan(to: 0.6)
-        #expect(modes.endPan() == "scrub")
+        #expect(modes.endPan() == .scrub)
         modes.pan(to: 7)
         #expect(modes.offset == 1)
-        #expect(modes.select("tempo") && !modes.select("nope"))
+        var tempoOnly = ModeSwitch(segments: [.tempo])
+        #expect(modes.select(.tempo) && !tempoOnly.select(.scrub))
     }
 }
 
@@ -30,7 +30,7 @@ struct ModeSwitchTests {
 struct StripSpringTests {
     @Test("a partial pan springs onto the nearest segment")
     func snap() {
-        var modes = ModeSwitch(segments: ["tempo", "scrub"])
+        var modes = ModeSwitch(segments: [.tempo, .scrub])
         modes.pan(to: 0.7)
         _ = modes.endPan()
         let spring = modes.snap(velocity: 2)

@@ -18,7 +18,7 @@ struct EvdevInterpreterTests {
     }
 
     static let shuttle = EvdevClassification(
-        kind: "jog-shuttle", knob: .shuttle(jog: .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1)),
+        kind: .jogShuttle, knob: .shuttle(jog: .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1)),
         buttons: [], profileID: nil, wanted: true, reason: "")
 
     @Test("after SYN_DROPPED the counter is re-read, never jumped across")
@@ -39,7 +39,7 @@ struct EvdevInterpreterTests {
 
     @Test("buttons: autorepeat is ignored, repeats of a state are not news, a resync reports what changed")
     func buttons() {
-        var interpreter = EvdevInterpreter(EvdevClassification(kind: "buttons", knob: nil, buttons: [KeyCode.btn0, KeyCode.btn4], profileID: nil, wanted: true, reason: ""))
+        var interpreter = EvdevInterpreter(EvdevClassification(kind: .buttons, knob: nil, buttons: [KeyCode.btn0, KeyCode.btn4], profileID: nil, wanted: true, reason: ""))
         let out = Self.run(&interpreter, [[Self.key(1, KeyCode.btn0, 1)], [Self.key(2, KeyCode.btn0, 2)], [Self.key(3, KeyCode.btn0, 1)]])
         #expect(out == [DeviceInput(.button(code: KeyCode.btn0, pressed: true), at: 1)])
         _ = interpreter.feed(Self.dropped(4))
@@ -53,7 +53,7 @@ struct EvdevInterpreterTests {
     @Test("an absolute encoder resynchronised mid-turn counts the next step from its new position")
     func absoluteResync() {
         var interpreter = EvdevInterpreter(EvdevClassification(
-            kind: "encoder", knob: .absoluteEncoder(code: AbsCode.x, modulus: 20, countsPerDetent: 1), buttons: [], profileID: nil, wanted: true, reason: ""))
+            kind: .encoder, knob: .absoluteEncoder(code: AbsCode.x, modulus: 20, countsPerDetent: 1), buttons: [], profileID: nil, wanted: true, reason: ""))
         _ = Self.run(&interpreter, [[Self.abs(1, AbsCode.x, 5)], [Self.abs(2, AbsCode.x, 6)]])
         _ = interpreter.feed(Self.dropped(3))
         _ = interpreter.resynchronise(buttonsDown: [], absoluteValues: [AbsCode.x: 15], at: 4)
@@ -63,7 +63,7 @@ struct EvdevInterpreterTests {
     @Test("a drop while touching lifts the finger, and the next touch starts afresh")
     func touchDrop() {
         var interpreter = EvdevInterpreter(EvdevClassification(
-            kind: "tablet-strip", knob: .tabletStrip(code: AbsCode.rx, range: 0...100, detents: 10), buttons: [], profileID: nil, wanted: true, reason: ""))
+            kind: .tabletStrip, knob: .tabletStrip(code: AbsCode.rx, range: 0...100, detents: 10), buttons: [], profileID: nil, wanted: true, reason: ""))
         var out = Self.run(&interpreter, [[Self.abs(1, AbsCode.rx, 10), Self.abs(1, AbsCode.misc, 15)], [Self.abs(2, AbsCode.rx, 30)]])
         #expect(out == [DeviceInput(.touch(detents: 2), at: 2)])
         out = interpreter.feed(Self.dropped(3))

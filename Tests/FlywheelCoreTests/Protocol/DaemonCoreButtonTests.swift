@@ -11,7 +11,7 @@ struct DaemonCoreButtonTests {
     func actions() throws {
         let config = try FlywheelConfiguration.parse(
             Array("{ controls: { buttons: { BTN_4: 'tap', '261': 'hold-scrub' } } }".utf8), file: "f.json5")
-        #expect(config.buttonActions == [KeyCode.btn4: .tap, KeyCode.btn5: .hold("scrub")])
+        #expect(config.buttonActions == [KeyCode.btn4: .tap, KeyCode.btn5: .hold(.scrub)])
         var core = DaemonCore(configuration: config, scrubDurationSeconds: 214)
 
         // Tap tempo: presses half a second apart are 120 BPM.

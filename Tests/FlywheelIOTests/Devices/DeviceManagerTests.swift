@@ -21,7 +21,7 @@ final class FIFODevice: DeviceReader {
     }
 
     var fds: [Int32] { [fd] }
-    var kind: String { "jog-dial" }
+    var kind: DeviceKind { .jogDial }
     var profileID: String? { nil }
     var nextDeadline: Nanoseconds? { nil }
     func expire(at time: Nanoseconds) -> [DeviceInput] { [] }

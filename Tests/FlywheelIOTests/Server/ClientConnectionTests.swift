@@ -15,7 +15,7 @@ struct ClientConnectionTests {
         return (fds[0], fds[1])
     }
 
-    static func frame(_ control: String, _ value: Double, _ t: Int64) -> ServerMessage {
+    static func frame(_ control: Control, _ value: Double, _ t: Int64) -> ServerMessage {
         ServerMessage(ControlEvent.frame(control: control, value: value, offset: value, velocity: 0, timeNanoseconds: t))
     }
 
@@ -28,8 +28,8 @@ struct ClientConnectionTests {
         let filler = ServerMessage(className: "pad", fields: [("x", .string(String(repeating: "x", count: 2000)))], timeNanoseconds: 0)
         while client.queue.isEmpty || client.flush() == .done { #expect(client.enqueue(filler, limit: 10_000)) }
         let discreteBefore = client.discreteQueued
-        for i in 0..<100 { #expect(client.enqueue(Self.frame("tempo", Double(i), Int64(i)), limit: 10_000)) }
-        for i in 0..<50 { #expect(client.enqueue(Self.frame("scrub", Double(i), Int64(i)), limit: 10_000)) }
+        for i in 0..<100 { #expect(client.enqueue(Self.frame(.tempo, Double(i), Int64(i)), limit: 10_000)) }
+        for i in 0..<50 { #expect(client.enqueue(Self.frame(.scrub, Double(i), Int64(i)), limit: 10_000)) }
         let frames = client.queue.filter { $0.frameKey != nil }
         #expect(frames.count == 2)
         #expect(String(decoding: frames[0].bytes, as: UTF8.self).contains("\"value\":99"))

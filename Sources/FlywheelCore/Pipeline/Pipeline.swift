@@ -1,0 +1,114 @@
+/// The one path from device input to server messages: input routed to the controls, the
+/// controls' own deadlines, continuous frames while something moves, and a played timeline
+/// (simulation or replay). Pure and deterministic: every step happens at its own time — an
+/// input at its timestamp, a deadline at the deadline, a frame on its grid — whenever the caller
+/// gets round to it, so the event loop (real time) and `flywheel replay` (virtual time) produce
+/// the same messages for the same input.
+public struct Pipeline: Sendable {
+    /// The controls and their state.
+    public var core: DaemonCore
+    /// A timeline being played, if any.
+    public private(set) var playback: Playback?
+    /// Whether anyone wants continuous frames (the server says; the replay always does when
+    /// frames are on). Without, no frame is ever scheduled.
+    public var wantsFrames = false {
+        didSet { if !wantsFrames { nextFrame = nil } }
+    }
+    /// Input times never go back for the controls (a kernel timestamp may predate the last step).
+    public private(set) var time: Nanoseconds = .min
+    var lastFrame: Nanoseconds?
+    var nextFrame: Nanoseconds?
+
+    /// A pipeline around `core`.
+    public init(core: DaemonCore) {
+        self.core = core
+    }
+
+    var framePeriod: Nanoseconds? {
+        core.framesPerSecond > 0 ? Nanoseconds((1e9 / core.framesPerSecond).rounded()) : nil
+    }
+
+    /// Starts playing a timeline at `start`: the device's `added` message, then its items as
+    /// ``advance(to:)`` reaches them.
+    public mutating func play(_ playback: Playback) -> [ServerMessage] {
+        self.playback = playback
+        return [DaemonCore.device(.added, playback.device, at: playback.startNanoseconds)]
+    }
+
+    /// The next time something is due: a playback item, a control's deadline or a frame.
+    public var nextDeadline: Nanoseconds? {
+        [playback?.nextDeadline, core.nextDeadline, nextFrame].compactMap { $0 }.min()
+    }
+
+    /// Does, in time order and each at its own time, everything due by `now`.
+    public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
+        var messages: [ServerMessage] = []
+        while let due = nextDeadline, due <= now {
+            if let deadline = core.nextDeadline, deadline == due {
+                step(to: deadline)
+                messages += core.advance(to: deadline)
+            } else if let frame = nextFrame, frame == due {
+                step(to: frame)
+                messages += core.frames(at: frame)
+                lastFrame = frame
+                nextFrame = nil
+            } else if let input = playback?.next(dueBy: due) {
+                messages += route(input, from: playback!.device)
+            } else {
+                break  // a loop restarted: its first item is due later
+            }
+            scheduleFrame()
+        }
+        return messages
+    }
+
+    /// Input from a device: everything due before it first, then the input, routed to the
+    /// controls at its own time.
+    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
+        var messages: [ServerMessage] = []
+        for input in inputs {
+            messages += advance(to: max(input.timeNanoseconds, time))
+            messages += route(input, from: device)
+            scheduleFrame()
+        }
+        return messages
+    }
+
+    /// A device came or went.
+    public mutating func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> [ServerMessage] {
+        advance(to: max(time, self.time)) + [DaemonCore.device(change, device, at: max(time, self.time))]
+    }
+
+    mutating func step(to t: Nanoseconds) { time = max(time, t) }
+
+    /// While something moves and frames are wanted, the next frame is one period after the last
+    /// (or now, after a rest).
+    mutating func scheduleFrame() {
+        guard wantsFrames, nextFrame == nil, let period = framePeriod, core.isMoving(at: time) else { return }
+        nextFrame = max(lastFrame.map { $0 + period } ?? time, time)
+    }
+
+    /// Knob motion to the device's route, buttons to the button logic, the shuttle ring to the
+    /// scrub, gaps to every client.
+    mutating func route(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
+        step(to: input.timeNanoseconds)
+        let t = time
+        switch input.action {
+        case .knob(let detents): return core.knob(by: detents, at: t, route: device.route)
+        case .touch(let detents): return core.knob(by: detents, at: t, touching: true, route: device.route)
+        case .lift: return core.lift(at: t, route: device.route)
+        case .button(let code, let pressed): return core.button(code, pressed: pressed, at: t)
+        case .shuttle(let position): return device.route == .none ? core.advance(to: t) : core.shuttle(position: position, at: t)
+        case .gap(let reason): return core.advance(to: t) + [DaemonCore.gap(device: device.path, reason: reason, at: t)]
+        }
+    }
+
+    /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,
+    /// frames included when wanted, until the playback is over and the controls rest.
+    public mutating func runToEnd() -> [ServerMessage] {
+        precondition(playback?.loops != true, "a looping playback has no end")
+        var messages: [ServerMessage] = []
+        while let due = nextDeadline { messages += advance(to: due) }
+        return messages
+    }
+}

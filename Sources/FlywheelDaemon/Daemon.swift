@@ -1,0 +1,252 @@
+import FlywheelCore
+import FlywheelIO
+
+/// flywheeld: the pipeline driven by the event loop. Devices (or a played timeline) feed the
+/// pipeline; its messages go to the socket's clients; one timer is armed for the earliest
+/// deadline of anything (a control, a frame, the next timeline item, a device retry, the beat
+/// light, systemd's watchdog), and nothing is armed at rest.
+@MainActor
+public final class Daemon {
+    let options: DaemonOptions
+    let configurationFile: ConfigurationFile
+    var configuration: FlywheelConfiguration
+    let loop: EventLoop
+    let server: SocketServer
+    let signals: SignalSource
+    var pipeline: Pipeline
+    let timeline: InputTimeline?
+    var timelineDevice: InputDevice?
+    var manager: DeviceManager?
+    /// The metronome beat for devices with a light (configured `led: "beat"`).
+    var nextBeat: Nanoseconds?
+    let watchdogInterval: Nanoseconds?
+    var nextWatchdog: Nanoseconds?
+
+    /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
+    public init(options: DaemonOptions) throws(ToolError) {
+        var options = options
+        self.configurationFile = ConfigurationFile(options: options)
+        configuration = try configurationFile.load()
+        if options.isDemo {
+            let folders = ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil)
+            guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {
+                throw ToolError("the demo scenario hardware/scenarios/demo.sim was not found in \(folders.joined(separator: ", ")); give --hardware DIR")
+            }
+            options.simulate = found
+        }
+        if let simulate = options.simulate {
+            timeline = try InputTimeline.load(simulate, hardware: options.hardware)
+        } else if let replay = options.replay {
+            timeline = try InputTimeline.load(replay, hardware: options.hardware, channels: options.channels)
+        } else {
+            timeline = nil
+        }
+        self.options = options
+
+        CurrentProcess.ignoreBrokenPipes()
+        do {
+            signals = try SignalSource([.hangup, .interrupt, .terminate])
+            loop = try EventLoop()
+        } catch {
+            throw ToolError(error.description)
+        }
+        let listener: UnixListener
+        do {
+            listener = try UnixListener.fromSystemd()
+                ?? UnixListener.bind(
+                    path: options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath(),
+                    mode: .init(configuration.socketMode), group: configuration.socketGroup)
+            server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
+        } catch {
+            throw ToolError("\(error)")
+        }
+        server.clientLimit = options.maxClients ?? configuration.maxClients
+
+        let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
+        pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
+        let configuration = self.configuration
+        timelineDevice = timeline.map { timeline in
+            let entry = timeline.profileID.flatMap { configuration.device(profile: $0) }
+            return InputDevice(
+                name: entry?.name ?? timeline.deviceName, path: options.simulate ?? options.replay ?? "",
+                kind: options.simulate != nil ? .simulated : .replay, profile: timeline.profileID, route: entry?.route ?? .followMode)
+        }
+
+        if timeline == nil, !options.noDevices {
+            let backends = DeviceBackends(hardware: options.hardware, entries: configuration.devices)
+            do {
+                manager = try DeviceManager(
+                    loop: loop, wants: backends.wants, discover: backends.wants.isEmpty, inputDirectory: options.inputDirectory,
+                    gpioDirectory: options.gpioDirectory, opener: backends.opener)
+            } catch {
+                throw ToolError(error.description)
+            }
+        }
+        nextBeat = configuration.devices.contains { $0.light == .beat } ? MonotonicClock.now() : nil
+        watchdogInterval = Self.watchdogInterval()
+        nextWatchdog = watchdogInterval.map { MonotonicClock.now() + $0 }
+        try wire()
+    }
+
+    /// The controls as the configuration and the command line set them up.
+    static func core(_ configuration: FlywheelConfiguration, options: DaemonOptions, scrubDurationSeconds: Double) -> DaemonCore {
+        var core = DaemonCore(configuration: configuration, scrubDurationSeconds: scrubDurationSeconds)
+        if let frames = options.framesPerSecond { core.framesPerSecond = frames }
+        return core
+    }
+
+    /// The socket path when neither the command line nor the configuration names one.
+    static func defaultSocketPath() -> String {
+        if let runtime = Environment.value("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
+            return first + "/flywheel.sock"
+        }
+        if CurrentProcess.isRoot { return "/run/flywheel/flywheel.sock" }
+        if let xdg = Environment.value("XDG_RUNTIME_DIR") { return xdg + "/flywheel.sock" }
+        return "/tmp/flywheel-\(CurrentProcess.userID).sock"
+    }
+
+    /// systemd's watchdog, when it asks for one: WATCHDOG=1 every half interval.
+    static func watchdogInterval() -> Nanoseconds? {
+        guard let usec = Environment.value("WATCHDOG_USEC").flatMap(Int64.init), usec > 0 else { return nil }
+        if let pid = Environment.value("WATCHDOG_PID").flatMap(Int32.init), pid != CurrentProcess.processID { return nil }
+        return usec * 1000 / 2
+    }
+
+    /// The devices as `hello` lists them.
+    var devices: [InputDevice] {
+        (timelineDevice.map { [$0] } ?? []) + (manager?.openDevices ?? [])
+    }
+
+    func wire() throws(ToolError) {
+        if let manager {
+            manager.onInput = { [unowned self] device, inputs in
+                self.server.broadcast(self.pipeline.input(inputs, from: device))
+                self.schedule()
+            }
+            manager.onChange = { [unowned self] change, device, time in
+                self.server.broadcast(self.pipeline.deviceChanged(change, device, at: time))
+                self.schedule()
+            }
+            manager.onProblem = { sentence in Self.say(sentence) }
+        }
+        server.hello = { [unowned self] time in self.pipeline.core.hello(version: FlywheelVersion.string, devices: self.devices, at: time) }
+        server.onCommand = { [unowned self] command, time in
+            let answer = self.pipeline.core.handle(command, at: time)
+            defer { self.schedule() }
+            return answer
+        }
+        server.onSubscriptionsChanged = { [unowned self] in
+            self.pipeline.wantsFrames = self.server.anyoneWantsFrames
+            if self.pipeline.playback == nil, self.timeline != nil, self.server.clientCount >= self.options.holdUntilClients { self.startPlayback() }
+            self.schedule()
+        }
+        loop.onTimer { [unowned self] in self.wake() }
+        do {
+            try loop.register(signals.fd, interest: .readable) { [unowned self] _ in self.handleSignals() }
+        } catch {
+            throw ToolError(error.description)
+        }
+    }
+
+    func startPlayback() {
+        guard let timeline, let device = timelineDevice else { return }
+        let playback = Playback(
+            items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
+            loops: options.loop, start: MonotonicClock.now())
+        server.broadcast(pipeline.play(playback))
+    }
+
+    /// Arms the timer for the earliest deadline of anything.
+    func schedule() {
+        var deadlines: [Nanoseconds] = []
+        if let deadline = pipeline.nextDeadline { deadlines.append(deadline) }
+        if let nextWatchdog { deadlines.append(nextWatchdog) }
+        if let deadline = manager?.nextDeadline { deadlines.append(deadline) }
+        if let nextBeat, manager?.openDevices.isEmpty == false { deadlines.append(nextBeat) }
+        loop.arm(at: deadlines.min())
+    }
+
+    func wake() {
+        let now = MonotonicClock.now()
+        manager?.wake(at: now)
+        if let beat = nextBeat, now >= beat {
+            manager?.beat(at: now)
+            let period = Nanoseconds(60e9 / max(1, Double(pipeline.core.tempo.bpm)))
+            nextBeat = beat + period * max(1, (now - beat) / period + 1)
+        }
+        server.broadcast(pipeline.advance(to: now))
+        if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
+            _ = SystemdNotify.send("WATCHDOG=1")
+            nextWatchdog = now + interval
+        }
+        schedule()
+    }
+
+    func handleSignals() {
+        for signal in signals.drain() {
+            switch ProcessSignal(rawValue: signal) {
+            case .hangup: reload()
+            default: loop.stop()
+            }
+        }
+    }
+
+    /// SIGHUP: reload without dropping clients; a bad file keeps the running configuration.
+    func reload() {
+        do {
+            let reloaded = try configurationFile.load()
+            configuration = reloaded
+            pipeline.core = pipeline.core.reconfigured(with: reloaded)
+            if let frames = options.framesPerSecond { pipeline.core.framesPerSecond = frames }
+            server.queueLimit = reloaded.queueMessages
+            server.clientLimit = options.maxClients ?? reloaded.maxClients
+            Self.say("reloaded \(configurationFile.path); socket settings take effect on restart.")
+        } catch {
+            Self.say("kept the running configuration: \(error)")
+        }
+        server.broadcast([pipeline.core.state(at: MonotonicClock.now())])
+        schedule()
+    }
+
+    /// Serves until SIGTERM or SIGINT; then says STOPPING, closes the devices and the socket.
+    public func run() throws(ToolError) {
+        if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
+        do { try manager?.start() } catch { throw ToolError(error.description) }
+        schedule()
+        _ = SystemdNotify.send("READY=1")
+        defer {
+            _ = SystemdNotify.send("STOPPING=1")
+            manager?.shutdown()
+            server.shutdown()
+        }
+        do { try loop.run() } catch { throw ToolError(error.description) }
+    }
+
+    static func say(_ sentence: String) {
+        try? FileOutput.standardError.write("flywheeld: \(sentence)\n")
+    }
+
+    /// flywheeld's whole life: parse the arguments, check or serve; returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        do throws(ToolError) {
+            switch try DaemonOptions.parse(arguments) {
+            case .print(let text):
+                try? FileOutput.standardOutput.write(text)
+                return 0
+            case .serve(let options):
+                if options.checkConfig {
+                    let file = ConfigurationFile(options: options)
+                    _ = try file.load()
+                    try? FileOutput.standardOutput.write("\(file.path): the configuration is valid.\n")
+                    return 0
+                }
+                let daemon = try Daemon(options: options)
+                try daemon.run()
+                return 0
+            }
+        } catch {
+            say(error.description)
+            return error.status
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import FlywheelCore
+
+/// flywheeld's command line.
+public struct DaemonOptions: Sendable {
+    /// The configuration file; nil: the default path, where a missing file means the defaults.
+    public var configPath: String?
+    /// Validate the configuration and exit.
+    public var checkConfig = false
+    /// Where to listen; nil: systemd's socket, the configuration's path or the default.
+    public var socketPath: String?
+    /// A scenario to simulate in real time (`demo` for the built-in one).
+    public var simulate: String?
+    /// A recording to replay in real time.
+    public var replay: String?
+    /// VCD channel names (`A,B`) for a replay.
+    public var channels: String?
+    /// A `hardware/` folder searched first for profiles and scenarios.
+    public var hardware: String?
+    /// Start the simulation or replay again when it ends.
+    public var loop = false
+    /// Start the input once this many clients are connected.
+    public var holdUntilClients = 0
+    /// Continuous frames per second (nil: the configuration's).
+    public var framesPerSecond: Double?
+    /// The scrub content's length until a client sets it (nil: 0, or 214 s for the demo).
+    public var scrubDurationSeconds: Double?
+    /// Clients served at once (nil: the configuration's); outranks the file across reloads.
+    public var maxClients: Int?
+    /// Where evdev nodes appear.
+    public var inputDirectory = "/dev/input"
+    /// Where GPIO chips appear.
+    public var gpioDirectory = "/dev"
+    /// Take no hardware.
+    public var noDevices = false
+
+    /// The default configuration file.
+    public static let defaultConfigPath = "/etc/flywheel/flywheel.json5"
+
+    /// The configuration file read.
+    public var configFile: String { configPath ?? Self.defaultConfigPath }
+
+    /// Whether it plays the built-in demo.
+    public var isDemo: Bool { simulate == "demo" }
+
+    /// What `--help` prints.
+    public static let usage = """
+        flywheeld — serves tempo and scrub events from knobs, jog wheels and touch panels on a Unix socket.
+
+        Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--simulate SCENARIO.sim|demo [--loop]]
+                         [--replay FILE [--channels A,B] [--loop]] [--hardware DIR] [--hold-until-clients N]
+                         [--frames HZ] [--scrub-duration S] [--max-clients N] [--input-dir DIR] [--gpio-dir DIR]
+                         [--no-devices] [--help] [--version]
+
+          --config PATH       the configuration (JSON5; default /etc/flywheel/flywheel.json5, absent = defaults);
+                              SIGHUP reloads it without dropping clients
+          --check-config      validate the configuration and exit
+          --socket PATH       where to listen (default $RUNTIME_DIRECTORY/flywheel.sock, else
+                              /run/flywheel/flywheel.sock as root, else $XDG_RUNTIME_DIR/flywheel.sock);
+                              systemd socket activation (LISTEN_FDS) is used when present
+          --simulate FILE     drive the knob from the firmware simulator in real time ("demo": the built-in demo)
+          --replay FILE       serve a recording (.edges, .vcd with --channels A,B, evemu) in real time
+          --loop              start the scenario or recording again when it ends
+          --hardware DIR      a folder of device profiles and scenarios, searched first
+          --hold-until-clients N  start the input once N clients are connected (for tests and demos)
+          --frames HZ         continuous frames while in motion for clients that ask (default 60, 0 = none)
+          --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo uses 214)
+          --max-clients N     clients served at once (default 256); one more is told so and closed
+          --input-dir DIR     where evdev nodes appear (default /dev/input); --gpio-dir DIR for GPIO chips (default /dev)
+          --no-devices        take no hardware (only --simulate/--replay input)
+
+        Without --simulate or --replay, flywheeld takes the devices the configuration lists (evdev paths
+        or GPIO lines), or, when it lists none, every knob it recognises in /dev/input; devices may come
+        and go while it runs.
+
+        The protocol is documented in the FlywheelCore documentation (Protocol), installed as
+        /usr/share/doc/flywheel/Protocol.md.
+
+        """
+
+    /// What to do.
+    public enum Action: Sendable {
+        /// Serve.
+        case serve(DaemonOptions)
+        /// Print this text to standard output and exit 0.
+        case print(String)
+    }
+
+    /// Reads flywheeld's arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(ToolError) -> Action {
+        var args = Arguments(arguments, command: "flywheeld")
+        if args.flag("help") { return .print(usage) }
+        if args.flag("version") {
+            return .print("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion))\n")
+        }
+        var options = DaemonOptions()
+        options.configPath = try args.option("config")
+        options.checkConfig = args.flag("check-config")
+        options.socketPath = try args.option("socket")
+        options.simulate = try args.option("simulate")
+        options.replay = try args.option("replay")
+        options.channels = try args.option("channels")
+        options.hardware = try args.option("hardware")
+        options.loop = args.flag("loop")
+        options.holdUntilClients = try args.integer("hold-until-clients", in: 0...4096) ?? 0
+        options.framesPerSecond = try args.number("frames", in: 0...240)
+        options.scrubDurationSeconds = try args.number("scrub-duration", in: 0...1e7)
+        options.maxClients = try args.integer("max-clients", in: 1...4096)
+        options.inputDirectory = try args.option("input-dir") ?? options.inputDirectory
+        options.gpioDirectory = try args.option("gpio-dir") ?? options.gpioDirectory
+        options.noDevices = args.flag("no-devices")
+        _ = try args.positionals("no other arguments", count: 0...0)
+        if options.simulate != nil && options.replay != nil { throw .usage("choose one of --simulate and --replay") }
+        return .serve(options)
+    }
+}
