@@ -5,8 +5,8 @@ import FlywheelCore
 enum FeelOptions {
     static let usage = "[--friction K|standard|ios-normal|ios-fast] [--damping Z|standard|snappy|critical] [--response SECONDS]"
 
-    static func parse(_ args: inout Arguments) throws(ToolError) -> FeelParameters {
-        var parameters = FeelParameters()
+    static func parse(_ args: inout Arguments, base: FeelParameters = FeelParameters()) throws(ToolError) -> FeelParameters {
+        var parameters = base
         if let text = try args.option("friction") {
             if let preset = Friction.preset(text) {
                 parameters.friction = preset

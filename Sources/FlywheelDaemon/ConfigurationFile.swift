@@ -14,6 +14,12 @@ public struct ConfigurationFile: Sendable {
         named = options.configPath != nil
     }
 
+    /// A file the user named (it must exist).
+    public init(path: String) {
+        self.path = path
+        named = true
+    }
+
     /// Whether there is a file to read (the default path may be absent: the defaults apply).
     public var exists: Bool { named || FileSystem.exists(path) }
 

@@ -69,7 +69,7 @@ public final class Daemon {
             let entry = timeline.profileID.flatMap { configuration.device(profile: $0) }
             return InputDevice(
                 name: entry?.name ?? timeline.deviceName, path: options.simulate ?? options.replay ?? "",
-                kind: options.simulate != nil ? .simulated : .replay, profile: timeline.profileID, route: entry?.route ?? .followMode)
+                kind: timeline.playbackKind, profile: timeline.profileID, route: entry?.route ?? .followMode)
         }
 
         if timeline == nil, !options.noDevices {

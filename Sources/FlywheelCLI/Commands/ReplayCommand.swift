@@ -7,18 +7,27 @@ import FlywheelSimulator
 /// in virtual time, printing the events the socket would carry.
 enum ReplayCommand {
     static let usage = """
-        flywheel replay FILE [--control tempo|scrub] [--frames HZ] [--steps-per-detent 1|2|4] [--channels A,B]
-                      [--bpm N] [--table integer|maelzel] [--duration S] [--position S] \(FeelOptions.usage)
-            Run a recording (.vcd, .edges, evemu) or a scenario (.sim) through the decoder, the physics and a
-            control in virtual time and print the events as JSON lines, then exit. --frames adds continuous
-            frames at HZ while in motion (default 0: none).
+        flywheel replay FILE [--config PATH] [--control tempo|scrub] [--frames HZ] [--steps-per-detent 1|2|4]
+                      [--channels A,B] [--bpm N] [--table integer|maelzel] [--duration S] [--position S]
+                      \(FeelOptions.usage)
+            Run a recording (.vcd, .edges, evemu) or a scenario (.sim) through flywheeld's own pipeline
+            (device interpretation, physics, controls, buttons, the shuttle ring, gaps) in virtual time and
+            print the messages a client watching every class receives, without seq, then exit. The
+            controls are set up as flywheeld's from --config (default: the defaults); --control pins the
+            knob to one control (default: it follows the mode switch); --frames adds continuous frames at
+            HZ while in motion (default 0: none).
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "replay")
-        let controlName = try args.option("control") ?? "tempo"
-        guard let control = Control(rawValue: controlName) else {
-            throw .usage("--control takes \(Control.allCases.map(\.rawValue).joined(separator: " or ")), not '\(controlName)'")
+        let configPath = try args.option("config")
+        let controlName = try args.option("control")
+        var route = KnobRoute.followMode
+        if let controlName {
+            guard let control = Control(rawValue: controlName) else {
+                throw .usage("--control takes \(Control.allCases.map(\.rawValue).joined(separator: " or ")), not '\(controlName)'")
+            }
+            route = .pinned(control)
         }
         let framesHz = try args.number("frames", in: 0...1000) ?? 0
         let stepsText = try args.option("steps-per-detent") ?? "4"
@@ -27,20 +36,27 @@ enum ReplayCommand {
         }
         let channels = try args.option("channels")
         let hardware = try args.option("hardware")
-        let bpm = try FeelOptions.number(&args, "bpm", default: 120)!
-        let tableText = try args.option("table") ?? "integer"
-        guard let table = TempoTable(rawValue: tableText) else { throw .usage("--table takes integer or maelzel, not '\(tableText)'") }
+        var configuration = FlywheelConfiguration()
+        if let configPath {
+            configuration = try ConfigurationFile(path: configPath).load()
+        }
+        if let bpm = try FeelOptions.number(&args, "bpm") { configuration.bpm = bpm }
+        if let tableText = try args.option("table") {
+            guard let table = TempoTable(rawValue: tableText) else { throw .usage("--table takes integer or maelzel, not '\(tableText)'") }
+            configuration.tempoDial = TempoDial(range: configuration.tempoDial.range, table: table)
+        }
         let duration = try FeelOptions.number(&args, "duration", default: 214)!
-        let position = try FeelOptions.number(&args, "position", default: 0)!
+        let position = try FeelOptions.number(&args, "position")
         guard duration >= 0 else { throw .usage("--duration must not be negative") }
-        let parameters = try FeelOptions.parse(&args)
+        configuration.feel = try FeelOptions.parse(&args, base: configuration.feel)
         let path = try args.positionals("one FILE to replay", count: 1...1)[0]
 
-        let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels, keepTimes: true)
-        let core = DaemonCore(
-            parameters: parameters, tempoDial: TempoDial(table: table), bpm: bpm,
-            scrubber: Scrubber(durationSeconds: duration, positionSeconds: position), modes: [control], framesPerSecond: framesHz)
-        let device = InputDevice(name: timeline.deviceName, path: path, kind: timeline.kind, profile: timeline.profileID, route: .pinned(control))
+        let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels)
+        var core = DaemonCore(configuration: configuration, scrubDurationSeconds: duration)
+        core.framesPerSecond = framesHz
+        if let controlName, let control = Control(rawValue: controlName) { _ = core.selectMode(control) }
+        if let position { _ = core.handle(.setScrub(duration: nil, position: position), at: 0) }
+        let device = InputDevice(name: timeline.deviceName, path: path, kind: timeline.playbackKind, profile: timeline.profileID, route: route)
         var text = ""
         for message in Self.messages(timeline, device: device, core: core) {
             text += String(decoding: message.bytesWithoutSeq, as: UTF8.self)

@@ -148,6 +148,9 @@ public struct DaemonCore: Sendable {
     /// Whether any control is moving (frames are due).
     public func isMoving(at time: Nanoseconds) -> Bool { tempo.frame(at: time) != nil || scrub.frame(at: time) != nil }
 
+    /// Makes `control` the active mode, adding nothing to the segments; false when it is not one.
+    public mutating func selectMode(_ control: Control) -> Bool { mode.select(control) }
+
     // MARK: Commands
 
     /// Answers a client's command at `time`: the reply to that client and messages for everyone.

@@ -21,10 +21,13 @@ public struct InputTimeline: Sendable {
     /// The simulated device's profile id (nil for recordings).
     public var profileID: String? = nil
 
+    /// How clients see the device that plays it: `simulated` for a scenario, `replay` for a recording.
+    public var playbackKind: DeviceKind { profileID != nil ? .simulated : .replay }
+
     /// Loads a `.sim` scenario (run through the simulator) or a recording. A recording's times
-    /// start at 0 unless `keepTimes` (the replay prints them as recorded).
+    /// start at 0 (the first item's time), as the daemon and the replay both play them.
     public static func load(
-        _ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil, keepTimes: Bool = false
+        _ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil
     ) throws(ToolError) -> InputTimeline {
         let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
         var inputs: [DeviceInput] = []
@@ -63,7 +66,7 @@ public struct InputTimeline: Sendable {
             kind = replay.classification.kind
             inputs = replay.inputs
         }
-        let start = keepTimes ? 0 : inputs.first?.timeNanoseconds ?? 0
+        let start = inputs.first?.timeNanoseconds ?? 0
         let items = inputs.map { ($0.timeNanoseconds - start, $0.action) }
         return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name, kind: kind)
     }
