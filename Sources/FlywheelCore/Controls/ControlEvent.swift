@@ -20,23 +20,33 @@ public enum ControlEvent: Sendable, Hashable {
     /// Whether it is a continuous frame (coalescable) rather than a discrete event.
     public var isFrame: Bool { if case .frame = self { return true } else { return false } }
 
-    /// The event as a JSON object: `class` first, then its fields, then `time` in seconds.
-    public var json: JSONValue {
+    /// Its message class.
+    public var messageClass: MessageClass {
         switch self {
-        case .tempo(let bpm, let value, let phase, let t):
-            return .object([("class", .string("tempo")), ("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue)), ("time", .number(t.secondsText))])
-        case .scrub(let phase, let position, let duration, let origin, let t):
-            return .object([
-                ("class", .string("scrub")), ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))),
-                ("duration", .double(duration)), ("origin", .double(Self.round(origin))), ("time", .number(t.secondsText)),
-            ])
-        case .mode(let name, let t):
-            return .object([("class", .string("mode")), ("mode", .string(name.rawValue)), ("time", .number(t.secondsText))])
-        case .frame(let control, let value, let offset, let velocity, let t):
-            return .object([
-                ("class", .string("frame")), ("control", .string(control.rawValue)), ("value", .double(Self.round(value))),
-                ("offset", .double(Self.round(offset))), ("velocity", .double(Self.round(velocity))), ("time", .number(t.secondsText)),
-            ])
+        case .tempo: return .tempo
+        case .scrub: return .scrub
+        case .mode: return .mode
+        case .frame: return .frame
+        }
+    }
+
+    /// Its message's fields (after `class`, before `time`).
+    public var fields: [(String, JSONValue)] {
+        switch self {
+        case .tempo(let bpm, let value, let phase, _):
+            return [("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue))]
+        case .scrub(let phase, let position, let duration, let origin, _):
+            return [
+                ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))), ("duration", .double(duration)),
+                ("origin", .double(Self.round(origin))),
+            ]
+        case .mode(let control, _):
+            return [("mode", .string(control.rawValue))]
+        case .frame(let control, let value, let offset, let velocity, _):
+            return [
+                ("control", .string(control.rawValue)), ("value", .double(Self.round(value))), ("offset", .double(Self.round(offset))),
+                ("velocity", .double(Self.round(velocity))),
+            ]
         }
     }
 

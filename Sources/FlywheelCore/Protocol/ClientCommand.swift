@@ -1,13 +1,11 @@
 /// A problem with a client's line: a machine-readable code and a sentence.
 public struct ProtocolError: Error, Sendable, Hashable {
-    /// `invalid-json`, `invalid-utf8`, `not-an-object`, `missing-field`, `unknown-command`,
-    /// `unknown-field`, `bad-type`, `out-of-range`, `unknown-control`, `unknown-class`,
-    /// `line-too-long`, `queue-overflow`.
-    public var code: String
+    /// What kind of problem it is.
+    public var code: ErrorCode
     /// What was wrong, as a sentence.
     public var message: String
 
-    public init(_ code: String, _ message: String) {
+    public init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }
@@ -15,8 +13,8 @@ public struct ProtocolError: Error, Sendable, Hashable {
 
 /// A command a client sends, one JSON object per line.
 public enum ClientCommand: Sendable, Hashable {
-    /// Choose the classes to receive (nil: every discrete class) and whether to get frames.
-    case watch(classes: [String]?, frames: Bool)
+    /// Choose the classes to receive and whether to get frames.
+    case watch(Subscription)
     /// Ask for the state.
     case get
     /// Set the tempo: any of bpm, range and table.
@@ -30,37 +28,35 @@ public enum ClientCommand: Sendable, Hashable {
     /// Are you there?
     case ping
 
-    /// The classes a client may watch.
-    public static let watchableClasses = ["tempo", "scrub", "mode", "button", "device", "gap", "hint", "frame"]
 
     /// Parses one line (without its newline).
     public static func parse(_ line: [UInt8]) throws(ProtocolError) -> ClientCommand {
         if let bad = JSONParser.firstInvalidUTF8(line) {
-            throw ProtocolError("invalid-utf8", "The line is not valid UTF-8 (byte \(bad)).")
+            throw ProtocolError(.invalidUTF8, "The line is not valid UTF-8 (byte \(bad)).")
         }
         let value: JSONValue
         do { value = try JSONParser.parse(line) } catch {
-            throw ProtocolError("invalid-json", "The line is not valid JSON: \(error.description).")
+            throw ProtocolError(.invalidJSON, "The line is not valid JSON: \(error.description).")
         }
         guard case .object(let pairs) = value else {
-            throw ProtocolError("not-an-object", "A command is a JSON object such as {\"cmd\":\"ping\"}, not \(value.kindDescription).")
+            throw ProtocolError(.notAnObject, "A command is a JSON object such as {\"cmd\":\"ping\"}, not \(value.kindDescription).")
         }
         guard let cmdValue = value["cmd"] else {
-            throw ProtocolError("missing-field", "A command needs a \"cmd\" field (watch, get, set, tap or ping).")
+            throw ProtocolError(.missingField, "A command needs a \"cmd\" field (watch, get, set, tap or ping).")
         }
         guard let cmd = cmdValue.stringValue else {
-            throw ProtocolError("bad-type", "\"cmd\" must be a string, not \(cmdValue.kindDescription).")
+            throw ProtocolError(.badType, "\"cmd\" must be a string, not \(cmdValue.kindDescription).")
         }
         func allow(_ keys: Set<String>) throws(ProtocolError) {
             for (key, _) in pairs where key != "cmd" && !keys.contains(key) {
                 let known = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw ProtocolError("unknown-field", "\"\(cmd)\" does not take \"\(key)\"" + (known.isEmpty ? "." : "; it takes \(known)."))
+                throw ProtocolError(.unknownField, "\"\(cmd)\" does not take \"\(key)\"" + (known.isEmpty ? "." : "; it takes \(known)."))
             }
         }
         func number(_ key: String) throws(ProtocolError) -> Double? {
             guard let field = value[key] else { return nil }
             guard let number = field.doubleValue else {
-                throw ProtocolError("bad-type", "\"\(key)\" must be a number, not \(field.kindDescription).")
+                throw ProtocolError(.badType, "\"\(key)\" must be a number, not \(field.kindDescription).")
             }
             return number
         }
@@ -76,36 +72,37 @@ public enum ClientCommand: Sendable, Hashable {
             return .tap
         case "watch":
             try allow(["classes", "frames"])
-            var classes: [String]?
+            var classes: Set<MessageClass>?
             if let field = value["classes"] {
                 guard case .array(let items) = field else {
-                    throw ProtocolError("bad-type", "\"classes\" must be an array of class names, not \(field.kindDescription).")
+                    throw ProtocolError(.badType, "\"classes\" must be an array of class names, not \(field.kindDescription).")
                 }
                 classes = []
                 for item in items {
                     guard let name = item.stringValue else {
-                        throw ProtocolError("bad-type", "\"classes\" must hold strings, not \(item.kindDescription).")
+                        throw ProtocolError(.badType, "\"classes\" must hold strings, not \(item.kindDescription).")
                     }
-                    guard watchableClasses.contains(name) else {
-                        throw ProtocolError("unknown-class", "There is no class \"\(name)\"; the classes are \(watchableClasses.joined(separator: ", ")).")
+                    guard let watched = MessageClass(rawValue: name), MessageClass.watchable.contains(watched) else {
+                        let names = MessageClass.watchable.map(\.rawValue).joined(separator: ", ")
+                        throw ProtocolError(.unknownClass, "There is no class \"\(name)\"; the classes are \(names).")
                     }
-                    classes!.append(name)
+                    classes!.insert(watched)
                 }
             }
-            var frames = classes?.contains("frame") ?? false
+            var frames = classes?.contains(.frame) ?? false
             if let field = value["frames"] {
                 guard case .bool(let flag) = field else {
-                    throw ProtocolError("bad-type", "\"frames\" must be true or false, not \(field.kindDescription).")
+                    throw ProtocolError(.badType, "\"frames\" must be true or false, not \(field.kindDescription).")
                 }
                 frames = flag
             }
-            return .watch(classes: classes, frames: frames)
+            return .watch(Subscription(classes: classes, frames: frames))
         case "set":
             guard let controlValue = value["control"] else {
-                throw ProtocolError("missing-field", "\"set\" needs a \"control\": tempo, scrub or mode.")
+                throw ProtocolError(.missingField, "\"set\" needs a \"control\": tempo, scrub or mode.")
             }
             guard let control = controlValue.stringValue else {
-                throw ProtocolError("bad-type", "\"control\" must be a string, not \(controlValue.kindDescription).")
+                throw ProtocolError(.badType, "\"control\" must be a string, not \(controlValue.kindDescription).")
             }
             switch control {
             case "tempo":
@@ -114,52 +111,52 @@ public enum ClientCommand: Sendable, Hashable {
                 var range: ClosedRange<Int>?
                 if let field = value["range"] {
                     guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
-                        throw ProtocolError("bad-type", "\"range\" must be two whole numbers [low, high].")
+                        throw ProtocolError(.badType, "\"range\" must be two whole numbers [low, high].")
                     }
                     guard low >= 1, low < high, high <= 1000 else {
-                        throw ProtocolError("out-of-range", "\"range\" must have 1 ≤ low < high ≤ 1000, not [\(low), \(high)].")
+                        throw ProtocolError(.outOfRange, "\"range\" must have 1 ≤ low < high ≤ 1000, not [\(low), \(high)].")
                     }
                     range = low...high
                 }
                 var table: TempoTable?
                 if let field = value["table"] {
                     guard let name = field.stringValue, let parsed = TempoTable(rawValue: name) else {
-                        throw ProtocolError("out-of-range", "\"table\" must be \"integer\" or \"maelzel\".")
+                        throw ProtocolError(.outOfRange, "\"table\" must be \"integer\" or \"maelzel\".")
                     }
                     table = parsed
                 }
                 guard bpm != nil || range != nil || table != nil else {
-                    throw ProtocolError("missing-field", "\"set\" for tempo needs \"bpm\", \"range\" or \"table\".")
+                    throw ProtocolError(.missingField, "\"set\" for tempo needs \"bpm\", \"range\" or \"table\".")
                 }
                 return .setTempo(bpm: bpm, range: range, table: table)
             case "scrub":
                 try allow(["control", "duration", "position"])
                 let duration = try number("duration"), position = try number("position")
                 guard duration != nil || position != nil else {
-                    throw ProtocolError("missing-field", "\"set\" for scrub needs \"duration\" or \"position\" (seconds).")
+                    throw ProtocolError(.missingField, "\"set\" for scrub needs \"duration\" or \"position\" (seconds).")
                 }
                 if let duration, duration < 0 || duration > 1e7 {
-                    throw ProtocolError("out-of-range", "\"duration\" must be from 0 to 10,000,000 seconds, not \(JSONValue.double(duration).encoded()).")
+                    throw ProtocolError(.outOfRange, "\"duration\" must be from 0 to 10,000,000 seconds, not \(JSONValue.double(duration).encoded()).")
                 }
                 if let position, position < 0 {
-                    throw ProtocolError("out-of-range", "\"position\" must not be negative, not \(JSONValue.double(position).encoded()).")
+                    throw ProtocolError(.outOfRange, "\"position\" must not be negative, not \(JSONValue.double(position).encoded()).")
                 }
                 if let duration, let position, position > duration {
-                    throw ProtocolError("out-of-range", "\"position\" \(JSONValue.double(position).encoded()) is past the \"duration\" \(JSONValue.double(duration).encoded()).")
+                    throw ProtocolError(.outOfRange, "\"position\" \(JSONValue.double(position).encoded()) is past the \"duration\" \(JSONValue.double(duration).encoded()).")
                 }
                 return .setScrub(duration: duration, position: position)
             case "mode":
                 try allow(["control", "mode"])
-                guard let field = value["mode"] else { throw ProtocolError("missing-field", "\"set\" for mode needs \"mode\".") }
+                guard let field = value["mode"] else { throw ProtocolError(.missingField, "\"set\" for mode needs \"mode\".") }
                 guard let name = field.stringValue else {
-                    throw ProtocolError("bad-type", "\"mode\" must be a string, not \(field.kindDescription).")
+                    throw ProtocolError(.badType, "\"mode\" must be a string, not \(field.kindDescription).")
                 }
                 return .setMode(name)
             default:
-                throw ProtocolError("unknown-control", "There is no control \"\(control)\"; the controls are tempo, scrub and mode.")
+                throw ProtocolError(.unknownControl, "There is no control \"\(control)\"; the controls are tempo, scrub and mode.")
             }
         default:
-            throw ProtocolError("unknown-command", "Unknown command \"\(cmd)\"; the commands are watch, get, set, tap and ping.")
+            throw ProtocolError(.unknownCommand, "Unknown command \"\(cmd)\"; the commands are watch, get, set, tap and ping.")
         }
     }
 }

@@ -79,11 +79,10 @@ public struct DaemonCore: Sendable {
     /// advances the mode switch) or `long-press`.
     public mutating func button(_ code: UInt16, pressed: Bool, at time: Nanoseconds) -> [ServerMessage] {
         var messages = advance(to: time)
-        func say(_ action: String) {
-            messages.append(ServerMessage(
-                className: "button", fields: [("code", .int(Int(code))), ("action", .string(action))], timeNanoseconds: time))
+        func say(_ action: ButtonEventAction) {
+            messages.append(ServerMessage(.button(code: code, action: action), at: time))
         }
-        say(pressed ? "press" : "release")
+        say(pressed ? .press : .release)
         switch buttonActions[code] ?? .mode {
         case .mode:
             break
@@ -100,10 +99,10 @@ public struct DaemonCore: Sendable {
             pressedAt[code] = time
         } else if let start = pressedAt.removeValue(forKey: code) {
             if time - start < Self.longPressNanoseconds {
-                say("tap")
+                say(.tap)
                 messages.append(ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time)))
             } else {
-                say("long-press")
+                say(.longPress)
             }
         }
         return messages
@@ -123,7 +122,7 @@ public struct DaemonCore: Sendable {
 
     /// A `gap` message: input from `device` was lost (`reason`); counting resumed after it.
     public static func gap(device: String, reason: String, at time: Nanoseconds) -> ServerMessage {
-        ServerMessage(className: "gap", fields: [("device", .string(device)), ("reason", .string(reason))], timeNanoseconds: time)
+        ServerMessage(.gap(devicePath: device, reason: reason), at: time)
     }
 
     /// Brings every control to `time`.
@@ -157,18 +156,17 @@ public struct DaemonCore: Sendable {
     public mutating func handle(_ command: ClientCommand, at time: Nanoseconds) -> (reply: ServerMessage, broadcast: [ServerMessage]) {
         switch command {
         case .ping:
-            return (ServerMessage(className: "pong", fields: [], timeNanoseconds: time), [])
+            return (ServerMessage(.pong, at: time), [])
         case .get:
             return (state(at: time), [])
-        case .watch(let classes, let frames):
-            let names: JSONValue = classes.map { .array($0.map(JSONValue.string)) } ?? .null
-            return (ServerMessage(className: "watch", fields: [("classes", names), ("frames", .bool(frames))], timeNanoseconds: time), [])
+        case .watch(let subscription):
+            return (ServerMessage(.watch(subscription), at: time), [])
         case .setTempo(let bpm, let range, let table):
             let dial = TempoDial(range: range ?? tempo.dial.range, table: table ?? tempo.dial.table)
             let target = bpm ?? Double(tempo.bpm)
             // Compared as doubles: a huge number must be refused, not converted (that would trap).
             if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
-                return (Self.error("out-of-range", "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
+                return (Self.error(.outOfRange, "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
             let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .set, timeNanoseconds: time)
@@ -176,7 +174,7 @@ public struct DaemonCore: Sendable {
         case .setScrub(let duration, let position):
             let newDuration = duration ?? scrub.scrubber.durationSeconds
             if let position, position > newDuration {
-                return (Self.error("out-of-range", "\"position\" \(JSONValue.double(position).encoded()) is past the duration \(JSONValue.double(newDuration).encoded()).", at: time), [])
+                return (Self.error(.outOfRange, "\"position\" \(JSONValue.double(position).encoded()) is past the duration \(JSONValue.double(newDuration).encoded()).", at: time), [])
             }
             scrub.set(durationSeconds: newDuration, positionSeconds: position)
             return (state(at: time), [])
@@ -184,7 +182,7 @@ public struct DaemonCore: Sendable {
             let before = mode.active
             guard let control = Control(rawValue: name), mode.select(control) else {
                 let names = mode.segments.map(\.rawValue).joined(separator: ", ")
-                return (Self.error("out-of-range", "There is no mode \"\(name)\"; the modes are \(names).", at: time), [])
+                return (Self.error(.outOfRange, "There is no mode \"\(name)\"; the modes are \(names).", at: time), [])
             }
             let changed = before != mode.active
             return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(control, timeNanoseconds: time))] : [])
@@ -195,57 +193,38 @@ public struct DaemonCore: Sendable {
                 tempo.set(bpm: bpm)
                 broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .tap, timeNanoseconds: time)))
             }
-            let reply = ServerMessage(className: "tap", fields: [("bpm", bpm.map { .double(($0 * 100).rounded() / 100) } ?? .null)], timeNanoseconds: time)
+            let reply = ServerMessage(.tap(bpm: bpm), at: time)
             return (reply, broadcast)
         }
     }
 
     /// An `error` message.
-    public static func error(_ code: String, _ message: String, at time: Nanoseconds) -> ServerMessage {
-        ServerMessage(className: "error", fields: [("code", .string(code)), ("message", .string(message))], timeNanoseconds: time)
+    public static func error(_ code: ErrorCode, _ message: String, at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(.error(code, message: message), at: time)
     }
 
     /// A `device` message: `added` or `removed`, with the device's name, path and kind.
     public static func device(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> ServerMessage {
-        ServerMessage(
-            className: "device",
-            fields: [
-                ("action", .string(change.rawValue)), ("name", .string(device.name)), ("path", .string(device.path)),
-                ("kind", .string(device.kind.rawValue)),
-            ],
-            timeNanoseconds: time)
+        ServerMessage(.device(change, device), at: time)
     }
 
     /// The `hello` banner.
     public func hello(version: String, devices: [InputDevice], at time: Nanoseconds) -> ServerMessage {
-        ServerMessage(
-            className: "hello",
-            fields: [
-                ("protocol", .int(Self.protocolVersion)), ("version", .string(version)),
-                ("controls", .array((Control.allCases.map(\.rawValue) + ["mode"]).map(JSONValue.string))), ("devices", .array(devices.map(\.json))),
-            ],
-            timeNanoseconds: time)
+        ServerMessage(.hello(version: version, devices: devices), at: time)
+    }
+
+    /// The controls' state now.
+    public var currentState: DaemonState {
+        DaemonState(
+            tempoBPM: tempo.bpm, tempoValue: tempo.engine.reportedDetent, tempoDial: tempo.dial,
+            scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
+            scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil, mode: mode.active,
+            modes: mode.segments)
     }
 
     /// The `state` answer.
     public func state(at time: Nanoseconds) -> ServerMessage {
-        let scrubber = scrub.scrubber
-        return ServerMessage(
-            className: "state",
-            fields: [
-                ("tempo", .object([
-                    ("bpm", .int(tempo.bpm)), ("value", .int(tempo.engine.reportedDetent)),
-                    ("range", .array([.int(tempo.dial.range.lowerBound), .int(tempo.dial.range.upperBound)])),
-                    ("table", .string(tempo.dial.table.rawValue)),
-                ])),
-                ("scrub", .object([
-                    ("position", .double((scrubber.positionSeconds * 1e6).rounded() / 1e6)), ("duration", .double(scrubber.durationSeconds)),
-                    ("seconds_per_detent", .double((scrubber.secondsPerDetent * 1e6).rounded() / 1e6)),
-                    ("active", .bool(scrubber.gesture != nil)),
-                ])),
-                ("mode", .object([("active", .string(mode.active.rawValue)), ("segments", .array(mode.segments.map { .string($0.rawValue) }))])),
-            ],
-            timeNanoseconds: time)
+        ServerMessage(.state(currentState), at: time)
     }
 }
 

@@ -3,8 +3,8 @@
 ///
 /// Wire form: `{"class":"tempo","seq":17,"bpm":96,…,"time":12.345678901}\n`.
 public struct ServerMessage: Sendable, Hashable {
-    /// The message class (`tempo`, `scrub`, `frame`, `error`, …).
-    public let className: String
+    /// The message class.
+    public let messageClass: MessageClass
     /// `{"class":"…"` — the bytes before the seq.
     public let prefix: [UInt8]
     /// `,…,"time":…}\n` — the bytes after the seq.
@@ -15,10 +15,10 @@ public struct ServerMessage: Sendable, Hashable {
     public let coalescingKey: String?
 
     /// Builds a message from its class, its fields (in order) and its time.
-    public init(className: String, fields: [(String, JSONValue)], timeNanoseconds: Nanoseconds, isFrame: Bool = false, coalescingKey: String? = nil) {
-        self.className = className
+    init(messageClass: MessageClass, fields: [(String, JSONValue)], timeNanoseconds: Nanoseconds, isFrame: Bool, coalescingKey: String?) {
+        self.messageClass = messageClass
         var head = ""
-        JSONValue.object([("class", .string(className))]).encode(into: &head)
+        JSONValue.object([("class", .string(messageClass.rawValue))]).encode(into: &head)
         head.removeLast()  // the closing brace
         var tail = ""
         for (key, value) in fields + [("time", .number(timeNanoseconds.secondsText))] {
@@ -32,16 +32,6 @@ public struct ServerMessage: Sendable, Hashable {
         suffix = Array(tail.utf8)
         self.isFrame = isFrame
         self.coalescingKey = coalescingKey
-    }
-
-    /// A control event as a message.
-    public init(_ event: ControlEvent) {
-        guard case .object(let pairs) = event.json else { preconditionFailure("control events are objects") }
-        let className = pairs.first?.1.stringValue ?? "event"
-        let fields = pairs.dropFirst().filter { $0.0 != "time" }
-        var key: String?
-        if case .frame(let control, _, _, _, _) = event { key = control.rawValue }
-        self.init(className: className, fields: Array(fields), timeNanoseconds: event.timeNanoseconds, isFrame: event.isFrame, coalescingKey: key)
     }
 
     /// The bytes for one client.

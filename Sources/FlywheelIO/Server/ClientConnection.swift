@@ -11,19 +11,16 @@ final class ClientConnection {
     var offset = 0
     var discreteQueued = 0
     var seq: UInt64 = 0
-    var classes: Set<String>?
-    var frames = false
+    var subscription = Subscription()
     var closeAfterFlush = false
 
     static let maximumLine = 64 * 1024
 
     init(fd: Int32) { self.fd = fd }
 
-    /// Whether this client wants a message of `className`.
+    /// Whether this client wants `message` (the protocol's delivery rules: ``Subscription``).
     func wants(_ message: ServerMessage) -> Bool {
-        if message.isFrame { return frames }
-        guard let classes else { return true }
-        return classes.contains(message.className) || ["error", "hello", "state", "pong", "watch", "tap"].contains(message.className)
+        subscription.wants(message)
     }
 
     /// Queues a message; false when the discrete queue is full (the client stopped reading).

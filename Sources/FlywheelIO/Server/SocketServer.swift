@@ -17,10 +17,10 @@ public final class SocketServer {
     var reserveFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     /// Answers a command line: the reply for the sender and messages for everyone.
     public var onCommand: (ClientCommand, Nanoseconds) -> (reply: ServerMessage, broadcast: [ServerMessage]) = { _, t in
-        (DaemonCore.error("unavailable", "No daemon is attached.", at: t), [])
+        (DaemonCore.error(.unavailable, "No daemon is attached.", at: t), [])
     }
     /// The banner for a new client.
-    public var hello: (Nanoseconds) -> ServerMessage = { t in DaemonCore.error("unavailable", "No daemon is attached.", at: t) }
+    public var hello: (Nanoseconds) -> ServerMessage = { t in DaemonCore.error(.unavailable, "No daemon is attached.", at: t) }
     /// Called after clients' watch settings may have changed (frames wanted or not).
     public var onSubscriptionsChanged: () -> Void = {}
 
@@ -36,7 +36,7 @@ public final class SocketServer {
     public var clientCount: Int { clients.count }
 
     /// Whether any client wants frames.
-    public var anyoneWantsFrames: Bool { clients.values.contains { $0.frames } }
+    public var anyoneWantsFrames: Bool { clients.values.contains { $0.subscription.frames } }
 
     func acceptAll() {
         while true {
@@ -76,7 +76,7 @@ public final class SocketServer {
                 drop(client)
             case .tooLong:
                 let now = MonotonicClock.now()
-                send(DaemonCore.error("line-too-long", "A line over 64 KiB was received; closing the connection.", at: now), to: client)
+                send(DaemonCore.error(.lineTooLong, "A line over 64 KiB was received; closing the connection.", at: now), to: client)
                 client.closeAfterFlush = true
                 flush(client)
             case .lines(let lines):
@@ -87,7 +87,7 @@ public final class SocketServer {
 
     /// Tells a client it cannot be served (best effort, non-blocking) and closes it.
     func refuse(_ fd: Int32, _ message: String) {
-        let bytes = DaemonCore.error("too-many-clients", message, at: MonotonicClock.now()).bytes(seq: 1)
+        let bytes = DaemonCore.error(.tooManyClients, message, at: MonotonicClock.now()).bytes(seq: 1)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Glibc.close(fd)
     }
@@ -109,9 +109,8 @@ public final class SocketServer {
         let now = MonotonicClock.now()
         do {
             let command = try ClientCommand.parse(line)
-            if case .watch(let classes, let frames) = command {
-                client.classes = classes.map(Set.init)
-                client.frames = frames
+            if case .watch(let subscription) = command {
+                client.subscription = subscription
                 onSubscriptionsChanged()
             }
             let (reply, broadcast) = onCommand(command, now)
@@ -139,7 +138,7 @@ public final class SocketServer {
             client.discreteQueued = inFlight.count
             client.seq += 1
             client.queue.append((DaemonCore.error(
-                "queue-overflow", "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
+                .queueOverflow, "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
                 at: MonotonicClock.now()).bytes(seq: client.seq), nil))
             client.closeAfterFlush = true
         }

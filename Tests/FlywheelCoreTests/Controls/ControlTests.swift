@@ -99,8 +99,9 @@ struct ControlTests {
     @Test("events encode as the socket's JSON objects")
     func json() {
         let event = ControlEvent.scrub(phase: .committed, positionSeconds: 12.5, durationSeconds: 2636, originSeconds: 10, timeNanoseconds: 1_500_000_000)
-        #expect(event.json.encoded() == #"{"class":"scrub","phase":"committed","position":12.5,"duration":2636,"origin":10,"time":1.500000000}"#)
-        #expect(ControlEvent.tempo(bpm: 96, value: 76, phase: .moved, timeNanoseconds: 0).json.encoded()
-                == #"{"class":"tempo","bpm":96,"value":76,"phase":"moved","time":0.000000000}"#)
+        #expect(String(decoding: ServerMessage(event).bytes(seq: 7), as: UTF8.self)
+                == #"{"class":"scrub","seq":7,"phase":"committed","position":12.5,"duration":2636,"origin":10,"time":1.500000000}"# + "\n")
+        #expect(String(decoding: ServerMessage(ControlEvent.tempo(bpm: 96, value: 76, phase: .moved, timeNanoseconds: 0)).bytesWithoutSeq, as: UTF8.self)
+                == #"{"class":"tempo","bpm":96,"value":76,"phase":"moved","time":0.000000000}"# + "\n")
     }
 }

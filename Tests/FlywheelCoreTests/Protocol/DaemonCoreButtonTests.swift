@@ -5,7 +5,7 @@ import Testing
 struct DaemonCoreButtonTests {
     static let ms: Nanoseconds = 1_000_000
 
-    static func classes(_ messages: [ServerMessage]) -> [String] { messages.map(\.className) }
+    static func classes(_ messages: [ServerMessage]) -> [String] { messages.map(\.messageClass.rawValue) }
 
     @Test("configured buttons: tap tempo, press-and-turn, and the default mode switch; bad keys named")
     func actions() throws {

@@ -25,7 +25,7 @@ struct ClientConnectionTests {
         defer { close(server); close(peer) }
         let client = ClientConnection(fd: server)
         // Fill the socket so nothing more can be written.
-        let filler = ServerMessage(className: "pad", fields: [("x", .string(String(repeating: "x", count: 2000)))], timeNanoseconds: 0)
+        let filler = ServerMessage(.error(.unavailable, message: String(repeating: "x", count: 2000)), at: 0)
         while client.queue.isEmpty || client.flush() == .done { #expect(client.enqueue(filler, limit: 10_000)) }
         let discreteBefore = client.discreteQueued
         for i in 0..<100 { #expect(client.enqueue(Self.frame(.tempo, Double(i), Int64(i)), limit: 10_000)) }
@@ -43,7 +43,7 @@ struct ClientConnectionTests {
         let (server, peer) = Self.pair()
         defer { close(server); close(peer) }
         let client = ClientConnection(fd: server)
-        let message = ServerMessage(className: "tempo", fields: [("bpm", .int(120))], timeNanoseconds: 0)
+        let message = ServerMessage(ControlEvent.tempo(bpm: 120, value: 100, phase: .moved, timeNanoseconds: 0))
         var accepted = 0
         while client.enqueue(message, limit: 8) { accepted += 1 }
         #expect(accepted == 8)

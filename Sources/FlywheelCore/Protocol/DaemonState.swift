@@ -1,0 +1,34 @@
+/// The controls' state as the `state` message reports it.
+public struct DaemonState: Sendable, Hashable {
+    /// The tempo in BPM and the dial's detent.
+    public var tempoBPM: Int
+    public var tempoValue: Int
+    /// The tempo dial (range and table).
+    public var tempoDial: TempoDial
+    /// The scrub content's length, the position in it, the seconds a detent moves, and whether a
+    /// scrub gesture is under way.
+    public var scrubDurationSeconds: Double
+    public var scrubPositionSeconds: Double
+    public var scrubSecondsPerDetent: Double
+    public var scrubActive: Bool
+    /// The active mode and the modes.
+    public var mode: Control
+    public var modes: [Control]
+
+    /// The `state` message's fields.
+    var fields: [(String, JSONValue)] {
+        [
+            ("tempo", .object([
+                ("bpm", .int(tempoBPM)), ("value", .int(tempoValue)),
+                ("range", .array([.int(tempoDial.range.lowerBound), .int(tempoDial.range.upperBound)])),
+                ("table", .string(tempoDial.table.rawValue)),
+            ])),
+            ("scrub", .object([
+                ("position", .double((scrubPositionSeconds * 1e6).rounded() / 1e6)), ("duration", .double(scrubDurationSeconds)),
+                ("seconds_per_detent", .double((scrubSecondsPerDetent * 1e6).rounded() / 1e6)),
+                ("active", .bool(scrubActive)),
+            ])),
+            ("mode", .object([("active", .string(mode.rawValue)), ("segments", .array(modes.map { .string($0.rawValue) }))])),
+        ]
+    }
+}

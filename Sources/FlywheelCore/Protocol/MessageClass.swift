@@ -1,0 +1,31 @@
+/// The class of a message the daemon sends (its `class` field), and who receives it.
+public enum MessageClass: String, Sendable, Hashable, CaseIterable {
+    case hello, state, tempo, scrub, mode, frame, button, device, gap, hint, error, pong, watch, tap
+
+    /// The classes a client chooses with `watch`; the others are replies and errors.
+    public static let watchable: [MessageClass] = [.tempo, .scrub, .mode, .button, .device, .gap, .hint, .frame]
+
+    /// Whether every client receives it whatever it watches (replies and errors).
+    public var isAlwaysDelivered: Bool { !Self.watchable.contains(self) }
+}
+
+/// What one client receives: the classes it watches (nil: every class) and whether frames.
+public struct Subscription: Sendable, Hashable {
+    /// The watched classes; nil for all of them.
+    public var classes: Set<MessageClass>?
+    /// Whether it wants continuous frames (frames are never sent otherwise).
+    public var frames: Bool
+
+    /// A subscription; the default is what a new client has: every class, no frames.
+    public init(classes: Set<MessageClass>? = nil, frames: Bool = false) {
+        self.classes = classes
+        self.frames = frames
+    }
+
+    /// Whether this client receives `message`.
+    public func wants(_ message: ServerMessage) -> Bool {
+        if message.isFrame { return frames }
+        if message.messageClass.isAlwaysDelivered { return true }
+        return classes?.contains(message.messageClass) ?? true
+    }
+}
