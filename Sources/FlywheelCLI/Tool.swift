@@ -2,49 +2,59 @@ import FlywheelCore
 import FlywheelDaemon
 import FlywheelIO
 
+/// One of the tool's commands: its name, its usage and what runs it.
+struct ToolCommand: Sendable {
+    let name: String
+    let usage: String
+    let run: @Sendable (_ arguments: [String], _ console: Console) throws(ToolError) -> Void
+}
+
 /// The `flywheel` command-line tool.
 public enum FlywheelTool {
+    static let commands: [ToolCommand] = [
+        ToolCommand(name: "decode", usage: DecodeCommand.usage, run: DecodeCommand.run),
+        ToolCommand(name: "sim", usage: SimCommand.usage, run: SimCommand.run),
+        ToolCommand(name: "plot", usage: PlotCommand.usage, run: PlotCommand.run),
+        ToolCommand(name: "replay", usage: ReplayCommand.usage, run: ReplayCommand.run),
+        ToolCommand(name: "watch", usage: WatchCommand.usage, run: WatchCommand.run),
+        ToolCommand(name: "send", usage: WatchCommand.usage, run: WatchCommand.send),
+        ToolCommand(name: "mpd", usage: MPDCommand.usage, run: MPDCommand.run),
+        ToolCommand(name: "devices", usage: DevicesCommand.usage, run: DevicesCommand.run),
+        ToolCommand(name: "record", usage: RecordCommand.usage, run: RecordCommand.run),
+        ToolCommand(name: "soak", usage: SoakCommand.usage, run: SoakCommand.run),
+    ]
+
     static let usage = """
         flywheel — knobs, jog wheels and touch panels with physical feel.
 
         Usage:
-        \(DecodeCommand.usage)
-        \(SimCommand.usage)
-        \(PlotCommand.usage)
-        \(ReplayCommand.usage)
-        \(WatchCommand.usage)
-        \(MPDCommand.usage)
-        \(DevicesCommand.usage)
-        \(RecordCommand.usage)
-        \(SoakCommand.usage)
+        \(commands.filter { $0.name != "send" }.map(\.usage).joined(separator: "\n"))
+            flywheel COMMAND --help
             flywheel --version
         """
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console) -> Int32 {
-        guard let command = arguments.first else {
+        guard let name = arguments.first else {
             console.err(usage + "\n")
             return 2
         }
         let rest = Array(arguments.dropFirst())
         do throws(ToolError) {
-            switch command {
-            case "decode": try DecodeCommand.run(rest, console: console)
-            case "sim": try SimCommand.run(rest, console: console)
-            case "plot": try PlotCommand.run(rest, console: console)
-            case "replay": try ReplayCommand.run(rest, console: console)
-            case "watch": try WatchCommand.run(rest, console: console)
-            case "send": try WatchCommand.send(rest, console: console)
-            case "mpd": try MPDCommand.run(rest, console: console)
-            case "devices": try DevicesCommand.run(rest, console: console)
-            case "record": try RecordCommand.run(rest, console: console)
-            case "soak": try SoakCommand.run(rest, console: console)
+            switch name {
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":
                 console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod))\n")
             default:
-                throw ToolError.usage("Unknown command '\(command)'; run 'flywheel --help' for the commands")
+                guard let command = commands.first(where: { $0.name == name }) else {
+                    throw ToolError.usage("Unknown command '\(name)'; run 'flywheel --help' for the commands")
+                }
+                if rest.contains("--help") || rest.contains("-h") {
+                    console.out("Usage:\n" + command.usage + "\n")
+                } else {
+                    try command.run(rest, console)
+                }
             }
             return 0
         } catch {

@@ -1,0 +1,102 @@
+import Testing
+
+@testable import FlywheelCore
+
+/// The pipeline in virtual time: each step happens at its own time whenever the caller gets to
+/// it, so how often it is woken changes nothing.
+@Suite("Pipeline")
+struct PipelineTests {
+    static let device = InputDevice(name: "knob", path: "test", kind: .encoder, route: .followMode)
+
+    /// Ten detents at 40/s, then a let-go: the knob coasts.
+    static let flick: [(timeNanoseconds: Nanoseconds, action: DeviceInput.Action)] = (0..<10).map {
+        (Nanoseconds($0) * 25_000_000, .knob(detents: 1))
+    }
+
+    static func playing(frames: Double = 60) -> Pipeline {
+        var core = DaemonCore(framesPerSecond: frames)
+        core.framesPerSecond = frames
+        var pipeline = Pipeline(core: core)
+        pipeline.wantsFrames = frames > 0
+        _ = pipeline.play(Playback(items: flick, endNanoseconds: 0, device: device, loops: false, start: 1_000_000_000))
+        return pipeline
+    }
+
+    static func text(_ messages: [ServerMessage]) -> [String] { messages.map { String(decoding: $0.bytesWithoutSeq, as: UTF8.self) } }
+
+    @Test("woken at every deadline or once a millisecond, the messages are the same")
+    func wakeupsDoNotMatter() {
+        var exact = Self.playing()
+        let expected = exact.runToEnd()
+        var polled = Self.playing()
+        var messages: [ServerMessage] = []
+        var now: Nanoseconds = 1_000_000_000
+        while polled.nextDeadline != nil {
+            now += 1_000_000
+            messages += polled.advance(to: now)
+        }
+        #expect(expected.count > 20)
+        #expect(Self.text(messages) == Self.text(expected))
+    }
+
+    @Test("frames lie on a grid of the frame period from the first motion, and stop at rest")
+    func frameGrid() {
+        var pipeline = Self.playing(frames: 50)
+        let frames = pipeline.runToEnd().filter { $0.messageClass == .frame }
+        #expect(frames.count > 5)
+        let times = Self.text(frames).compactMap { line -> Nanoseconds? in
+            guard let range = line.range(of: "\"time\":") else { return nil }
+            let seconds = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+            let parts = seconds.split(separator: ".")
+            return Nanoseconds(parts[0])! * 1_000_000_000 + Nanoseconds(parts[1])!
+        }
+        #expect(times.count == frames.count)
+        for (a, b) in zip(times, times.dropFirst()) { #expect(b - a == 20_000_000) }
+        #expect(pipeline.nextDeadline == nil)
+    }
+
+    @Test("no frames when nobody wants them, and nothing is due at rest")
+    func noFramesUnwanted() {
+        var pipeline = Self.playing()
+        pipeline.wantsFrames = false
+        let messages = pipeline.runToEnd()
+        #expect(!messages.contains { $0.messageClass == .frame })
+        #expect(messages.contains { $0.messageClass == .tempo })
+        #expect(pipeline.nextDeadline == nil)
+    }
+
+    @Test("a device routed nowhere moves no control; its buttons and gaps still arrive")
+    func routeNone() {
+        var pipeline = Pipeline(core: DaemonCore())
+        let buttons = InputDevice(name: "keys", path: "keys", kind: .buttons, route: .none)
+        let messages = pipeline.input(
+            [DeviceInput(.knob(detents: 3), at: 10), DeviceInput(.button(code: 256, pressed: true), at: 20), DeviceInput(.gap(reason: "lost"), at: 30)],
+            from: buttons)
+        #expect(messages.map(\.messageClass) == [.button, .gap])
+        #expect(pipeline.core.tempo.bpm == 120)
+    }
+
+    @Test("input times never go back: a late kernel timestamp is taken at the pipeline's time")
+    func monotonicTime() {
+        var pipeline = Pipeline(core: DaemonCore())
+        _ = pipeline.input([DeviceInput(.knob(detents: 1), at: 5_000_000_000)], from: Self.device)
+        _ = pipeline.input([DeviceInput(.knob(detents: 1), at: 4_000_000_000)], from: Self.device)
+        #expect(pipeline.time == 5_000_000_000)
+    }
+}
+
+@Suite("Playback")
+struct PlaybackTests {
+    @Test("a loop starts again at its end; a zero-length timeline does not loop")
+    func loops() {
+        let device = InputDevice(name: "d", path: "p", kind: .replay)
+        var looping = Playback(items: [(0, .knob(detents: 1)), (100, .knob(detents: 1))], endNanoseconds: 200, device: device, loops: true, start: 1000)
+        var times: [Nanoseconds] = []
+        while times.count < 5, let due = looping.nextDeadline {
+            if let input = looping.next(dueBy: due) { times.append(input.timeNanoseconds) }
+        }
+        #expect(times == [1000, 1100, 1200, 1300, 1400])
+        let single = Playback(items: [(0, .knob(detents: 1))], endNanoseconds: 0, device: device, loops: true, start: 0)
+        #expect(!single.loops)
+    }
+}
