@@ -30,9 +30,9 @@ public struct ConfigurationFile: Sendable {
             let bytes = try FileSystem.readFile(path)
             return try FlywheelConfiguration.parse(bytes, file: path)
         } catch let error as SystemError {
-            throw ToolError(error.description)
+            throw ToolError(error)
         } catch {
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
     }
 }

@@ -48,7 +48,7 @@ public final class Daemon {
             signals = try SignalSource([.hangup, .interrupt, .terminate])
             loop = try EventLoop()
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         let listener: UnixListener
         do {
@@ -58,7 +58,7 @@ public final class Daemon {
                     mode: .init(configuration.socketMode), group: configuration.socketGroup)
             server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
         } catch {
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
         server.clientLimit = options.maxClients ?? configuration.maxClients
 
@@ -79,7 +79,7 @@ public final class Daemon {
                     loop: loop, wants: backends.wants, discover: backends.wants.isEmpty, inputDirectory: options.inputDirectory,
                     gpioDirectory: options.gpioDirectory, opener: backends.opener)
             } catch {
-                throw ToolError(error.description)
+                throw ToolError(error)
             }
         }
         nextBeat = configuration.devices.contains { $0.light == .beat } ? MonotonicClock.now() : nil
@@ -144,7 +144,7 @@ public final class Daemon {
         do {
             try loop.register(signals.fd, interest: .readable) { [unowned self] _ in self.handleSignals() }
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
     }
 
@@ -211,7 +211,7 @@ public final class Daemon {
     /// Serves until SIGTERM or SIGINT; then says STOPPING, closes the devices and the socket.
     public func run() throws(ToolError) {
         if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
-        do { try manager?.start() } catch { throw ToolError(error.description) }
+        do { try manager?.start() } catch { throw ToolError(error) }
         schedule()
         _ = SystemdNotify.send("READY=1")
         defer {
@@ -219,7 +219,7 @@ public final class Daemon {
             manager?.shutdown()
             server.shutdown()
         }
-        do { try loop.run() } catch { throw ToolError(error.description) }
+        do { try loop.run() } catch { throw ToolError(error) }
     }
 
     static func say(_ sentence: String) {

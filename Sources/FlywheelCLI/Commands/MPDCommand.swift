@@ -24,6 +24,6 @@ enum MPDCommand {
             button = code
         }
         let bridge = MPDBridge(flywheel: socket, mpd: mpd, pauseButton: button, log: { console.err($0 + "\n") })
-        do { try bridge.run() } catch { throw ToolError("\(error)") }
+        do { try bridge.run() } catch { throw ToolError(error) }
     }
 }

@@ -35,7 +35,7 @@ enum RecordCommand {
                 loop.stop()
             }
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         defer { loop.removeAllHandlers() }  // they capture the loop
         var recorded = 0
@@ -85,7 +85,7 @@ enum RecordCommand {
                             }
                             console.out(text)
                         } catch {
-                            failure = ToolError("\(error)")
+                            failure = ToolError(error)
                             loop.stop()
                         }
                     }
@@ -122,13 +122,13 @@ enum RecordCommand {
             try loop.run()
         } catch let error as SystemError {
             close()
-            throw ToolError(error.description)
+            throw ToolError(error)
         } catch let error as ToolError {
             close()
             throw error
         } catch {
             close()
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
         close()
         if let failure { throw failure }

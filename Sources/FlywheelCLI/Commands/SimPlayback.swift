@@ -43,11 +43,11 @@ enum SimPlayback {
                 // A reader sets itself up after opening (clock, grab): give it that moment.
                 MonotonicClock.sleep(until: MonotonicClock.now() + 200_000_000)
             } catch let error as SystemError {
-                throw ToolError(error.description)
+                throw ToolError(error)
             } catch let error as ToolError {
                 throw error
             } catch {
-                throw ToolError("\(error)")
+                throw ToolError(error)
             }
         }
         // Both devices' events in one timeline, each written when its time comes.
@@ -62,7 +62,7 @@ enum SimPlayback {
                 try devices[index].0.write(event)
             }
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         if lingerSeconds > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9)) }
         for (device, _) in devices { device.destroy() }
@@ -100,7 +100,7 @@ enum SimPlayback {
             do {
                 for (offset, high) in [trace.initial.a, trace.initial.b, true].enumerated() { try sim.set(offset, high: high) }
             } catch {
-                throw ToolError(error.description)
+                throw ToolError(error)
             }
             MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
         }
@@ -124,7 +124,7 @@ enum SimPlayback {
                 try sim.set(line, high: high)
             }
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         if lingerSeconds > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9)) }
     }

@@ -84,7 +84,7 @@ enum SoakCommand {
                 { feel: { min_fling_speed: 1000 }, controls: { tempo: { range: [1, 1000], bpm: \(start) }, mode: { segments: ["tempo"] } } }
                 """)
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         let socketPath = directory + "/flywheel.sock"
         let daemonPath = daemonExecutable()
@@ -95,7 +95,7 @@ enum SoakCommand {
                  "--socket", socketPath, "--frames", "0", "--no-devices", "--hardware", hardwareFolder],
                 environment: ["PATH=/usr/bin:/bin"])
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         defer {
             daemon.signal(SIGTERM)
@@ -107,7 +107,7 @@ enum SoakCommand {
             _ = try client.readLine()  // hello
             try client.send("{\"cmd\":\"watch\",\"classes\":[\"gap\"],\"frames\":false}")  // playback starts now
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         let began = MonotonicClock.now()
         var samples: [Int] = []
@@ -134,7 +134,7 @@ enum SoakCommand {
                 }
             }
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error)
         }
         let cpu = daemon.cpuTicks ?? 0
         let expected = start + truth

@@ -65,7 +65,7 @@ enum WatchCommand {
         } catch let error as ToolError {
             throw error
         } catch {
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
     }
 

@@ -53,9 +53,9 @@ public struct ProfileLibrary: Sendable {
                 let bytes = try FileSystem.readFile(path)
                 return try DeviceProfile.parse(String(decoding: bytes, as: UTF8.self), file: path)
             } catch let error as SystemError {
-                throw ToolError(error.description)
+                throw ToolError(error)
             } catch {
-                throw ToolError("\(error)")
+                throw ToolError(error)
             }
         }
         throw ToolError("No device profile '\(id).profile' in \(directories.joined(separator: ", ")); give its folder with --hardware DIR")

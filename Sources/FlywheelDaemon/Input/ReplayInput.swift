@@ -10,7 +10,7 @@ public enum ReplayInput: Sendable {
     /// Reads `path`; VCD files need the channel names `channels` ("A,B").
     public static func load(_ path: String, channels: String?) throws(ToolError) -> ReplayInput {
         let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error.description) }
+        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error) }
         do {
             if path.hasSuffix(".vcd") || bytes.starts(with: Array("$".utf8)) {
                 guard let channels else {
@@ -30,7 +30,7 @@ public enum ReplayInput: Sendable {
             }
             return .evdev(try EvemuRecording.parse(bytes, file: path))
         } catch let error as FileLineError {
-            throw ToolError(error.description)
+            throw ToolError(error)
         } catch let error as ToolError {
             throw error
         } catch {

@@ -16,10 +16,10 @@ public struct ScenarioRun: Sendable {
     /// Loads the scenario at `path`, finds its device's profile (`--hardware DIR` first) and runs it.
     public static func load(_ path: String, seed: UInt64?, hardware: String?) throws(ToolError) -> ScenarioRun {
         let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error.description) }
+        do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error) }
         let scenario: Scenario
         do { scenario = try Scenario.parse(String(decoding: bytes, as: UTF8.self), file: path) } catch {
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
         let library = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path))
         let profile = try library.profile(scenario.device)
@@ -27,7 +27,7 @@ public struct ScenarioRun: Sendable {
             let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
             return ScenarioRun(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)
         } catch {
-            throw ToolError("\(error)")
+            throw ToolError(error)
         }
     }
 }
