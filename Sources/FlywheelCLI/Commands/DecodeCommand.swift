@@ -114,7 +114,7 @@ enum DecodeCommand {
 
     static func decodeEvdev(_ recording: EvemuRecording, path: String, summary: Bool, console: Console) throws(ToolError) {
         guard let report = RotaryReport.infer(from: recording) else {
-            throw ToolError("\(path) has no rotary axis to decode (no REL_X, REL_Y, REL_DIAL or REL_WHEEL events)")
+            throw ToolError("\(path) has no rotary axis to decode (no REL_X, REL_Y, REL_DIAL or REL_WHEEL events, and not one absolute axis with a range)")
         }
         var decoder = RotaryEventDecoder(report: report)
         var text = ""
@@ -159,6 +159,11 @@ extension RotaryReport {
         if has(RelCode.wheelHiRes) || has(RelCode.wheel) { return .highResolutionWheel }
         if has(RelCode.x) { return .delta(code: RelCode.x, countsPerDetent: 1) }
         if has(RelCode.y) { return .delta(code: RelCode.y, countsPerDetent: 1) }
+        // One absolute axis besides a tablet's ABS_MISC: the kernel rotary-encoder in absolute mode.
+        let axes = recording.deviceDescription.absoluteRanges.filter { $0.key != AbsCode.misc }
+        if axes.count == 1, let (code, range) = axes.first, range.count > 2 {
+            return .absoluteCounter(code: code, modulus: Int(range.upperBound) - Int(range.lowerBound), countsPerDetent: 1)
+        }
         return nil
     }
 }

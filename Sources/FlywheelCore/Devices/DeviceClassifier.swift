@@ -154,13 +154,15 @@ public enum DeviceClassifier {
                 profileID: encoderHint?.id, wanted: true, reason: "one relative axis and at most BTN_0…BTN_15: a kernel rotary-encoder")
         }
         let absCodes = device.codes[abs] ?? []
-        if absCodes.count == 1, keys.isEmpty, let code = absCodes.first, let range = device.absoluteRanges[code], range.count > 2 {
+        // The kernel rotary-encoder in absolute mode reports 0…steps−1 and declares 0…steps (so the
+        // modulus with rollover is max − min); a push key may share its node.
+        if absCodes.count == 1, keys.count <= 2, let code = absCodes.first, let range = device.absoluteRanges[code], range.count > 2 {
             let absHint = profiles.first { if case .absoluteAxis = $0.report { return true } else { return false } }
             return EvdevClassification(
                 kind: .encoder,
                 knob: .absoluteEncoder(code: code, modulus: Int(range.upperBound) - Int(range.lowerBound), countsPerDetent: absHint?.countsPerDetent ?? 1),
-                buttons: [], profileID: absHint?.id, wanted: true,
-                reason: "one absolute axis \(range.lowerBound)…\(range.upperBound) and nothing else: a kernel rotary-encoder (absolute)")
+                buttons: keys, profileID: absHint?.id, wanted: true,
+                reason: "one absolute axis \(range.lowerBound)…\(range.upperBound)\(keys.isEmpty ? " and nothing else" : " and a push key"): a kernel rotary-encoder (absolute)")
         }
         if !keys.isEmpty, relCodes.isEmpty, absCodes.isEmpty {
             if !smallButtons.isEmpty, smallButtons.count == keys.count {

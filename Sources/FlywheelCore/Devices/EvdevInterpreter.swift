@@ -16,8 +16,6 @@ public struct EvdevInterpreter: Sendable {
     var frame: [InputEvent] = []
     var discarding = false
     var absoluteReference: Int?
-    var absoluteCounts = 0
-    var absoluteDetents = 0
     var touching = false
     var tracker = TouchTracker()
     var touchKnob: TouchKnob?
@@ -32,10 +30,17 @@ public struct EvdevInterpreter: Sendable {
     /// Creates an interpreter for a classified device.
     public init(_ classification: EvdevClassification) {
         self.classification = classification
-        switch classification.knob {
-        case .rotary(let report), .shuttle(let report): rotary = RotaryEventDecoder(report: report)
-        case .touch(let region): touchKnob = TouchKnob(region: region)
-        default: break
+        rotary = Self.rotaryDecoder(classification.knob)
+        if case .touch(let region)? = classification.knob { touchKnob = TouchKnob(region: region) }
+    }
+
+    /// A fresh decoder for a knob that reports counts (a rotary axis, a jog wheel, an absolute encoder).
+    static func rotaryDecoder(_ knob: EvdevClassification.Knob?) -> RotaryEventDecoder? {
+        switch knob {
+        case .rotary(let report)?, .shuttle(let report)?: return RotaryEventDecoder(report: report)
+        case .absoluteEncoder(let code, let modulus, let perDetent)?:
+            return RotaryEventDecoder(report: .absoluteCounter(code: code, modulus: modulus, countsPerDetent: perDetent))
+        default: return nil
         }
     }
 
@@ -65,8 +70,7 @@ public struct EvdevInterpreter: Sendable {
         frame.removeAll()
         absoluteReference = nil
         lastCounter = nil
-        if case .rotary(let report)? = classification.knob { rotary = RotaryEventDecoder(report: report) }
-        if case .shuttle(let report)? = classification.knob { rotary = RotaryEventDecoder(report: report) }
+        rotary = Self.rotaryDecoder(classification.knob)
         var out = [DeviceInput(.gap(reason: "SYN_DROPPED"), at: time)]
         if touching {
             touching = false
@@ -84,7 +88,7 @@ public struct EvdevInterpreter: Sendable {
         discarding = false
         frame.removeAll()
         if case .absoluteEncoder(let code, _, _)? = classification.knob, let value = absoluteValues[code] {
-            absoluteReference = Int(value)  // the encoder's position after the gap: the next step counts
+            rotary?.setReference(Int(value))  // the encoder's position after the gap: the next step counts
         }
         var out: [DeviceInput] = []
         for code in buttonsDown.subtracting(now).sorted() { out.append(DeviceInput(.button(code: code, pressed: false), at: time)) }
@@ -119,21 +123,16 @@ public struct EvdevInterpreter: Sendable {
         case .rotary?:
             out += rotaryFrame(events, time)
         case .shuttle?:
+            if !events.contains(where: { $0.type == EventType.rel && $0.code == RelCode.dial }) {
+                // Every report of a Contour device carries the jog counter, and the kernel never
+                // delivers a relative value of 0: a report without REL_DIAL says the counter is 0
+                // (the first such report is the reference; later, the jog moved to 0 unseen).
+                out += rotaryFrame([InputEvent(timeNanoseconds: time, type: EventType.rel, code: RelCode.dial, value: 0)], time)
+            }
             out += rotaryFrame(events, time)
             out += shuttleFrame(events, time)
-        case .absoluteEncoder(let code, let modulus, let perDetent)?:
-            guard let event = events.last(where: { $0.type == EventType.abs && $0.code == code }) else { break }
-            let value = Int(event.value)
-            defer { absoluteReference = value }
-            guard let last = absoluteReference, modulus > 0 else { break }
-            var delta = (value - last) % modulus
-            if delta > modulus / 2 { delta -= modulus }
-            if delta < -modulus / 2 { delta += modulus }
-            absoluteCounts += delta
-            let before = absoluteDetents
-            while absoluteCounts >= (absoluteDetents + 1) * perDetent { absoluteDetents += 1 }
-            while absoluteCounts <= (absoluteDetents - 1) * perDetent { absoluteDetents -= 1 }
-            if absoluteDetents != before { out.append(DeviceInput(.knob(detents: Double(absoluteDetents - before)), at: time)) }
+        case .absoluteEncoder?:
+            out += rotaryFrame(events, time)
         case .tabletRing(let code, let modulus, let perDetent)?:
             out += surfaceFrame(events, time, code: code) { value, last in
                 var delta = (value - last) % modulus
@@ -159,7 +158,8 @@ public struct EvdevInterpreter: Sendable {
     mutating func rotaryFrame(_ events: [InputEvent], _ time: Nanoseconds) -> [DeviceInput] {
         guard rotary != nil else { return [] }
         var fired = 0
-        for event in events where event.type == EventType.rel && !(isShuttle && (event.code == RelCode.wheel || event.code == RelCode.wheelHiRes)) {
+        for event in events where (event.type == EventType.rel || event.type == EventType.abs)
+            && !(isShuttle && (event.code == RelCode.wheel || event.code == RelCode.wheelHiRes)) {
             fired += rotary!.feed(event)
         }
         fired += rotary!.feed(.synReport(at: time))

@@ -6,6 +6,9 @@ public enum RotaryReport: Sendable, Hashable {
     /// An absolute counter on `code` that wraps at `modulus` (ShuttleXpress REL_DIAL, 0...255):
     /// consecutive values are unwrapped to the shortest signed difference.
     case wrappingCounter(code: UInt16, modulus: Int, countsPerDetent: Int)
+    /// An absolute axis on `code` that wraps at `modulus` (the kernel `rotary-encoder` in absolute
+    /// mode with rollover: it declares 0…steps and reports 0…steps−1, so the modulus is max − min).
+    case absoluteCounter(code: UInt16, modulus: Int, countsPerDetent: Int)
     /// REL_WHEEL with REL_WHEEL_HI_RES (120 per detent): the high-resolution axis is used and
     /// REL_WHEEL is ignored when both are present, so no detent is counted twice.
     case highResolutionWheel
@@ -36,7 +39,7 @@ public struct RotaryEventDecoder: Sendable {
     /// Counts per detent for this report format.
     public var countsPerDetent: Int {
         switch report {
-        case .delta(_, let n), .wrappingCounter(_, _, let n): return max(1, n)
+        case .delta(_, let n), .wrappingCounter(_, _, let n), .absoluteCounter(_, _, let n): return max(1, n)
         case .highResolutionWheel: return 120
         }
     }
@@ -49,8 +52,9 @@ public struct RotaryEventDecoder: Sendable {
             guard event.type == EventType.rel, event.code == code else { return 0 }
             reports += 1
             return add(Int(event.value))
-        case .wrappingCounter(let code, let modulus, _):
-            guard event.type == EventType.rel, event.code == code else { return 0 }
+        case .wrappingCounter(let code, let modulus, _), .absoluteCounter(let code, let modulus, _):
+            let type = if case .absoluteCounter = report { EventType.abs } else { EventType.rel }
+            guard event.type == type, event.code == code, modulus > 0 else { return 0 }
             let value = Int(event.value)
             defer { lastCounter = value }
             guard let last = lastCounter else { return 0 }  // the first report sets the reference
@@ -75,6 +79,10 @@ public struct RotaryEventDecoder: Sendable {
             return 0
         }
     }
+
+    /// A counter's value known without a report (an absolute axis read after a resynchronisation):
+    /// the next report counts from it.
+    public mutating func setReference(_ value: Int) { lastCounter = value }
 
     /// Adds counts; a detent fires when the count reaches a whole detent beyond the last one
     /// reported in either direction, so a partial move and back fires nothing.

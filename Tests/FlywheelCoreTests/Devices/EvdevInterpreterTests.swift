@@ -78,8 +78,8 @@ struct EvdevInterpreterTests {
         var interpreter = EvdevInterpreter(Self.shuttle)
         _ = Self.run(&interpreter, [[Self.rel(1, RelCode.dial, 7)], [Self.rel(2, RelCode.wheel, 3), Self.rel(2, RelCode.dial, 7)]])
         #expect(interpreter.nextDeadline == nil)  // the counter is 7: the return will come as a counter-only report
-        let out = Self.run(&interpreter, [[Self.rel(3, RelCode.wheel, 5)]])  // no counter: it is 0
-        #expect(out == [DeviceInput(.shuttle(position: 5), at: 3)])
+        let out = Self.run(&interpreter, [[Self.rel(3, RelCode.wheel, 5)]])  // no counter: it is 0, the jog went 7 -> 0 unseen
+        #expect(out == [DeviceInput(.knob(detents: -7), at: 3), DeviceInput(.shuttle(position: 5), at: 3)])
         #expect(interpreter.nextDeadline == 3 + interpreter.shuttleSilenceNanoseconds)
         #expect(interpreter.expire(at: 4).isEmpty)
         #expect(interpreter.expire(at: 3 + interpreter.shuttleSilenceNanoseconds) == [DeviceInput(.shuttle(position: 0), at: 3 + interpreter.shuttleSilenceNanoseconds)])

@@ -1,0 +1,57 @@
+import FlywheelCore
+import FlywheelIO
+import Testing
+@testable import FlywheelFormats
+
+/// Recordings other people made of real devices (../shared/fixtures/real-devices, provenance in its
+/// README), through the evdev backend's own classification and interpretation. What each must
+/// decode to is worked out from the kernel's documented behaviour, not from this code.
+@Suite("Real device recordings")
+struct RealDeviceTests {
+    static var present: Bool { FixturePaths.exists(FixturePaths.shared + "/real-devices") }
+
+    static func replay(_ name: String) throws -> (classification: EvdevClassification, inputs: [DeviceInput]) {
+        let path = FixturePaths.shared + "/real-devices/" + name
+        let recording = try EvemuRecording.parse(try FileSystem.readFile(path), file: path)
+        return DeviceReplay.inputs(from: recording, profiles: [])
+    }
+
+    static func knobs(_ inputs: [DeviceInput]) -> [Double] {
+        inputs.compactMap { if case .knob(let detents) = $0.action { return detents } else { return nil } }
+    }
+
+    /// The kernel `rotary-encoder` in absolute mode with `rollover` and 30 steps declares ABS_WHEEL
+    /// 0…30 (`input_set_abs_params(…, 0, steps, …)`) but reports 0…29 (`pos %= steps`), so the
+    /// modulus is max − min = 30, not 31. The capture goes 1 (the reference: the recording does not
+    /// carry the axis's value before it), 2, 3, 4, then 3, 2, 1, 0, 29, 28, 27, 26: +3, then −8
+    /// across the rollover (0 → 29 is one step back). Its push key (KEY_ENTER) shares the node.
+    @Test("a kernel rotary-encoder on an absolute axis with rollover and a push key",
+          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+    func absoluteRotaryEncoder() throws {
+        let replay = try Self.replay("rotary-encoder-abs-rollover-launius.evemu")
+        #expect(replay.classification.kind == .encoder)
+        #expect(replay.classification.knob == .absoluteEncoder(code: AbsCode.wheel, modulus: 30, countsPerDetent: 1))
+        let knobs = Self.knobs(replay.inputs)
+        #expect(knobs == [1, 1, 1] + Array(repeating: -1, count: 8))
+        let presses = replay.inputs.filter { $0.action == .button(code: 28, pressed: true) }
+        #expect(presses.count == 2)
+    }
+
+    /// Every report of a Contour device carries the jog counter byte, and the kernel drops a
+    /// relative value of 0 (`input_get_disposition`), so a report without REL_DIAL — here the five
+    /// button reports before the jog moves — says the counter is 0. The jog then reports 255, 254,
+    /// 255, 1: −1, −1, +1, +2 from 0 (the first jog counts; it is not a baseline). The ring
+    /// (REL_WHEEL) goes −1, −2, −1 and a counter-only report brings it back to centre, then +1,
+    /// +2, +1 and back.
+    @Test("a real ShuttleXpress: buttons, the first jog counted from 0, the ring and its return",
+          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+    func shuttleXpress() throws {
+        let replay = try Self.replay("shuttlexpress-omakoto.evemu")
+        #expect(replay.classification.kind == .jogShuttle)
+        #expect(Self.knobs(replay.inputs) == [-1, -1, 1, 2])
+        let ring = replay.inputs.compactMap { if case .shuttle(let position) = $0.action { return position } else { return nil } }
+        #expect(ring == [-1, -2, -1, 0, 1, 2, 1, 0])
+        let presses = replay.inputs.compactMap { if case .button(let code, true) = $0.action { return code } else { return nil } }
+        #expect(presses == [260, 261, 262, 263, 264])
+    }
+}
