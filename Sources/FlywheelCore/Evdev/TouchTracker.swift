@@ -109,7 +109,11 @@ public struct TouchKnob: Sendable {
     }
 
     public let region: TouchRegion
+    /// The last angle (ring) or position (strip) that motion is measured from; nil while there is
+    /// none (no contact yet, or a ring's contact inside the dead zone about its centre).
     var last: Double?
+    /// Whether a contact is down (so its lift is reported).
+    var touching = false
 
     public init(region: TouchRegion) { self.region = region }
 
@@ -117,14 +121,21 @@ public struct TouchKnob: Sendable {
     public mutating func feed(_ frame: TouchTracker.Frame) -> Motion? {
         switch frame {
         case .lifted(let time):
-            let wasDown = last != nil
+            let wasDown = touching
             last = nil
+            touching = false
             return wasDown ? .lift(timeNanoseconds: time) : nil
         case .contact(let x, let y, let began, let time):
+            touching = true
             switch region {
             case .ring(let cx, let cy, let minimumRadius, let perTurn):
                 let dx = x - cx, dy = y - cy
-                guard (dx * dx + dy * dy).squareRoot() >= minimumRadius else { return nil }
+                guard (dx * dx + dy * dy).squareRoot() >= minimumRadius else {
+                    // Near the centre the angle means nothing: a swipe through it must not turn
+                    // the knob by the half turn between where it entered and where it leaves.
+                    last = nil
+                    return nil
+                }
                 let angle = Elementary.atan2(dy, dx)
                 defer { last = angle }
                 guard let previous = last, !began else { return nil }
