@@ -69,7 +69,8 @@ public final class Daemon {
             let entry = timeline.profileID.flatMap { configuration.device(profile: $0) }
             return InputDevice(
                 name: entry?.name ?? timeline.deviceName, path: options.simulate ?? options.replay ?? "",
-                kind: timeline.playbackKind, profile: timeline.profileID, route: entry?.route ?? .followMode)
+                kind: timeline.playbackKind, profile: timeline.profileID, route: entry?.route ?? .followMode,
+                buttonActions: entry?.buttonActions ?? [:])
         }
 
         if timeline == nil, !options.noDevices {

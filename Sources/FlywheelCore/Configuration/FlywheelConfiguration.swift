@@ -62,6 +62,8 @@ public struct FlywheelConfiguration: Sendable {
         public var region: TouchRegion? = nil
         /// The device's light (`led`): off, or a flash on the metronome beat (PowerMate).
         public var light: DeviceLight = .off
+        /// The device's own button actions (`buttons`), before `controls.buttons`.
+        public var buttonActions: [UInt16: ButtonAction] = [:]
 
         public struct GPIOLines: Sendable, Hashable {
             public var chip: String
@@ -208,7 +210,7 @@ public struct FlywheelConfiguration: Sendable {
             let key = "devices[\(index)]"
             let device = try ConfigReader(
                 file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
-            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab", "region", "led"])
+            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons"])
             guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
                 throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
             }
@@ -243,13 +245,14 @@ public struct FlywheelConfiguration: Sendable {
                 route: role == .buttons ? .none : KnobRoute(name: control) ?? .followMode, grab: try device.bool("grab", default: false))
             entry.light = try device.choice("led", default: .off)
             if device.value("region") != nil { entry.region = try parseRegion(try device.child("region")) }
+            if device.value("buttons") != nil { entry.buttonActions = try parseButtons(try device.child("buttons")) }
             entries.append(entry)
         }
         return entries
     }
 
     /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
-    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`.
+    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `none` (only reported).
     static func parseButtons(_ buttons: ConfigReader) throws(FileLineError) -> [UInt16: ButtonAction] {
         var actions: [UInt16: ButtonAction] = [:]
         for (key, _) in buttons.pairs {
@@ -261,8 +264,9 @@ public struct FlywheelConfiguration: Sendable {
             } else {
                 throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
             }
-            switch try buttons.choice(key, ["mode", "tap", "hold-tempo", "hold-scrub"], default: "mode") {
+            switch try buttons.choice(key, ["mode", "tap", "hold-tempo", "hold-scrub", "none"], default: "mode") {
             case "tap": actions[code] = .tap
+            case "none": actions[code] = ButtonAction.none
             case "hold-tempo": actions[code] = .hold(.tempo)
             case "hold-scrub": actions[code] = .hold(.scrub)
             default: actions[code] = .mode

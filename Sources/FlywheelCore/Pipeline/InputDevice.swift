@@ -11,14 +11,20 @@ public struct InputDevice: Sendable, Hashable {
     public var profile: String?
     /// Where its knob goes.
     public var route: KnobRoute
+    /// Its own button actions (configured `buttons`), before the global ones.
+    public var buttonActions: [UInt16: ButtonAction]
 
     /// Describes a device.
-    public init(name: String, path: String, kind: DeviceKind, profile: String? = nil, route: KnobRoute = .followMode) {
+    public init(
+        name: String, path: String, kind: DeviceKind, profile: String? = nil, route: KnobRoute = .followMode,
+        buttonActions: [UInt16: ButtonAction] = [:]
+    ) {
         self.name = name
         self.path = path
         self.kind = kind
         self.profile = profile
         self.route = route
+        self.buttonActions = buttonActions
     }
 
     /// The device as `hello` lists it.

@@ -97,7 +97,7 @@ public struct Pipeline: Sendable {
         case .knob(let detents): return core.knob(by: detents, at: t, route: device.route)
         case .touch(let detents): return core.knob(by: detents, at: t, touching: true, route: device.route)
         case .lift: return core.lift(at: t, route: device.route)
-        case .button(let code, let pressed): return core.button(code, pressed: pressed, at: t)
+        case .button(let code, let pressed): return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions)
         case .shuttle(let position): return device.route == .none ? core.advance(to: t) : core.shuttle(position: position, at: t)
         case .gap(let reason): return core.advance(to: t) + [DaemonCore.gap(device: device.path, reason: reason, at: t)]
         }

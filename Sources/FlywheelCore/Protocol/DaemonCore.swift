@@ -6,6 +6,9 @@ public enum ButtonAction: Sendable, Hashable {
     case tap
     /// Press-and-turn: while held, the knob drives this control.
     case hold(Control)
+    /// Nothing in the daemon: the button is only reported (for a bridge that gives it a job, such
+    /// as the MPD bridge's pause, so it does not also switch the mode).
+    case none
 }
 
 /// The daemon's state and behaviour without any I/O: the controls, the mode switch and tap
@@ -76,16 +79,21 @@ public struct DaemonCore: Sendable {
     }
 
     /// A button: `press` and `release` messages, then `tap` (a release within 0.5 s, which
-    /// advances the mode switch) or `long-press`.
-    public mutating func button(_ code: UInt16, pressed: Bool, at time: Nanoseconds) -> [ServerMessage] {
+    /// advances the mode switch) or `long-press`. `deviceActions` are the pressing device's own
+    /// (its configured `buttons`), which come before the global ones.
+    public mutating func button(
+        _ code: UInt16, pressed: Bool, at time: Nanoseconds, deviceActions: [UInt16: ButtonAction] = [:]
+    ) -> [ServerMessage] {
         var messages = advance(to: time)
         func say(_ action: ButtonEventAction) {
             messages.append(ServerMessage(.button(code: code, action: action), at: time))
         }
         say(pressed ? .press : .release)
-        switch buttonActions[code] ?? .mode {
+        switch deviceActions[code] ?? buttonActions[code] ?? .mode {
         case .mode:
             break
+        case .none:
+            return messages
         case .tap:
             // Each press is a tap of the tap-tempo (the release means nothing).
             if pressed { messages += handle(.tap, at: time).broadcast }

@@ -29,8 +29,9 @@ public struct DeviceBackends {
             } else {
                 return nil  // a profile for the simulator only
             }
-            return DeviceManager.Want(
-                name: entry.name, source: source, profile: entry.profile, grab: entry.grab, route: entry.route)
+            var want = DeviceManager.Want(name: entry.name, source: source, profile: entry.profile, grab: entry.grab, route: entry.route)
+            want.buttonActions = entry.buttonActions
+            return want
         }
     }
 

@@ -26,6 +26,8 @@ public final class DeviceManager {
         public var grab: Bool
         /// What its knob drives.
         public var route: KnobRoute
+        /// Its own button actions.
+        public var buttonActions: [UInt16: ButtonAction] = [:]
 
         public init(name: String, source: Source, profile: String? = nil, grab: Bool = false, route: KnobRoute = .followMode) {
             self.name = name
@@ -126,7 +128,7 @@ public final class DeviceManager {
     func open(_ slot: Slot) -> Open {
         Open(
             name: slot.name, path: slot.key, kind: slot.reader?.kind ?? .other, profile: slot.reader?.profileID ?? slot.want?.profile,
-            route: slot.want?.route ?? .followMode)
+            route: slot.want?.route ?? .followMode, buttonActions: slot.want?.buttonActions ?? [:])
     }
 
     /// Starts watching the device directories and opens what is already there.

@@ -108,12 +108,13 @@ struct FlywheelConfigurationTests {
             { devices: [
                 { profile: "panel", path: "/dev/input/event5", region: { shape: "ring", center: [400, 240], min_radius: 40, detents_per_turn: 36 } },
                 { profile: "panel", path: "/dev/input/event6", region: { shape: "strip", axis: "y", from: 0, to: 480 } },
-                { profile: "powermate", path: "/dev/input/event7", led: "beat" },
+                { profile: "powermate", path: "/dev/input/event7", led: "beat", buttons: { BTN_0: "none", "260": "tap" } },
               ] }
             """)
         #expect(touch.devices[0].region == .ring(centerX: 400, centerY: 240, minimumRadius: 40, detentsPerTurn: 36))
         #expect(touch.devices[1].region == .strip(alongX: false, from: 0, to: 480, detents: 32))
         #expect(touch.devices[2].light == .beat)
+        #expect(touch.devices[2].buttonActions == [KeyCode.btn0: ButtonAction.none, 260: .tap] && touch.devices[1].buttonActions.isEmpty)
         let failures: [(String, String)] = [
             ("{ devices: {} }", "line 1: key 'devices' must be a list of devices, got an object."),
             ("{ devices: [\n { name: 'x' } ] }", "line 2: key 'devices[0].profile' is missing: name the device's hardware/ profile, such as \"ec11\"."),
@@ -121,7 +122,7 @@ struct FlywheelConfigurationTests {
             ("{ devices: [ { profile: 'ec11', control: 'volume' } ] }", "line 1: key 'devices[0].control' must be one of \"mode\", \"tempo\", \"scrub\", got \"volume\"."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip0', a: 17 } } ] }", "line 1: key 'devices[0].gpio.b' is missing: give a line offset or name."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'c', a: -1, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a line offset (a whole number) or a line name, got -1."),
-            ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab, region, led."),
+            ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab, region, led, buttons."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring' } } ] }", "line 1: key 'devices[0].region.center' is missing: give the ring's centre [x, y] in device units."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring', center: [1] } } ] }", "line 1: key 'devices[0].region.center' must be [x, y] in device units, got [1]."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'strip', from: 5, to: 5 } } ] }", "line 1: key 'devices[0].region.to' must differ from 'from' (the strip has no length)."),

@@ -100,3 +100,32 @@ struct PlaybackTests {
         #expect(!single.loops)
     }
 }
+
+/// Buttons per device: a device's own `buttons` come before `controls.buttons`.
+@Suite("Pipeline buttons per device")
+struct PipelineButtonTests {
+    static func tap(_ pipeline: inout Pipeline, _ device: InputDevice, at t: Nanoseconds) -> [MessageClass] {
+        pipeline.input([DeviceInput(.button(code: KeyCode.btn0, pressed: true), at: t), DeviceInput(.button(code: KeyCode.btn0, pressed: false), at: t + 100_000_000)], from: device)
+            .map(\.messageClass)
+    }
+
+    @Test("a button a bridge uses (action none) is reported but does not switch the mode; another device's BTN_0 still does")
+    func perDevice() {
+        var pipeline = Pipeline(core: DaemonCore())
+        let jog = InputDevice(name: "jog", path: "/dev/input/event3", kind: .jogDial, buttonActions: [KeyCode.btn0: ButtonAction.none])
+        let knob = InputDevice(name: "knob", path: "gpiochip0", kind: .encoder)
+        #expect(Self.tap(&pipeline, jog, at: 1_000_000_000) == [.button, .button])
+        #expect(pipeline.core.mode.active == .tempo)
+        #expect(Self.tap(&pipeline, knob, at: 2_000_000_000) == [.button, .button, .button, .mode])
+        #expect(pipeline.core.mode.active == .scrub)
+    }
+
+    @Test("a device's own action outranks the global one")
+    func outranks() {
+        var core = DaemonCore()
+        core.buttonActions = [KeyCode.btn0: .tap]
+        var pipeline = Pipeline(core: core)
+        let knob = InputDevice(name: "knob", path: "k", kind: .encoder, buttonActions: [KeyCode.btn0: .mode])
+        #expect(Self.tap(&pipeline, knob, at: 1_000_000_000).contains(.mode))
+    }
+}
