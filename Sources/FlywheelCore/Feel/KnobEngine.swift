@@ -37,6 +37,10 @@ public struct KnobEngine: Sendable {
     var carriedVelocity = 0.0
     var now: Nanoseconds = .min
     var restPendingSince: Nanoseconds?
+    /// The sign of the last hand move (bounce is a move against it within the bounce window).
+    var lastDirection = 0.0
+    /// While contacts bounce, the reported detent waits for them to be quiet until this time.
+    var bounceQuietAt: Nanoseconds?
 
     /// Creates a knob resting on `detent`.
     public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
@@ -52,6 +56,7 @@ public struct KnobEngine: Sendable {
     public mutating func set(detent: Int) {
         motion = nil
         restPendingSince = nil
+        bounceQuietAt = nil
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -90,10 +95,29 @@ public struct KnobEngine: Sendable {
         }
         gestureActive = true
         self.touching = touching
+        // A move against the last one within the bounce window is the contacts bouncing: it moves
+        // the hand, but the step it bounced on keeps its time in the velocity fit, and the reported
+        // detent waits until the contacts are quiet before it steps back.
+        let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
+        let bounce = continuing && direction != 0 && direction == -lastDirection
+            && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
         handPosition += delta
-        estimator.add(handPosition, at: time)
+        if bounce {
+            estimator.replaceNewest(with: handPosition)
+            bounceQuietAt = time + parameters.bounceWindowNanoseconds
+        } else {
+            estimator.add(handPosition, at: time)
+            bounceQuietAt = nil  // real motion: the report follows the hand at once
+        }
+        if direction != 0 { lastDirection = direction }
         lastInput = time
-        // The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+        if bounceQuietAt == nil { events += followHand(at: time) }
+        return events
+    }
+
+    /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+    mutating func followHand(at time: Nanoseconds) -> [Event] {
+        var events: [Event] = []
         let shown = bounds.displayed(handPosition)
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
@@ -116,6 +140,7 @@ public struct KnobEngine: Sendable {
 
     /// When ``advance(to:)`` must next be called, or nil at rest.
     public var nextDeadline: Nanoseconds? {
+        if let bounceQuietAt { return bounceQuietAt }
         if gestureActive && !touching, let lastInput { return lastInput + parameters.releaseSilenceNanoseconds }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
@@ -126,6 +151,10 @@ public struct KnobEngine: Sendable {
     /// and its rest, each stamped with its own time.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
         var events: [Event] = []
+        if let quiet = bounceQuietAt, time >= quiet {
+            bounceQuietAt = nil
+            events += followHand(at: quiet)
+        }
         if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
             // Silence is the release; the velocity is the hand's as it last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
@@ -155,6 +184,12 @@ public struct KnobEngine: Sendable {
     }
 
     mutating func release(at time: Nanoseconds, velocity measured: Double) -> [Event] {
+        // A bounce still settling: the motion starts from where the hand is.
+        var settledBounce: [Event] = []
+        if bounceQuietAt != nil {
+            bounceQuietAt = nil
+            settledBounce = followHand(at: time)
+        }
         gestureActive = false
         touching = false
         var velocity = measured
@@ -165,7 +200,7 @@ public struct KnobEngine: Sendable {
             bounds: bounds, parameters: parameters)
         self.motion = motion
         now = max(now, time)
-        var events: [Event] = [.released(velocity: velocity, timeNanoseconds: time)]
+        var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
         events += advance(to: time)
         return events
     }
