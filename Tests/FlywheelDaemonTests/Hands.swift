@@ -41,6 +41,8 @@ enum Hands {
     struct Run {
         var simulation: SimulationResult
         var messages: [JSONValue]
+        /// When the decoded knob input came (the hand's detents), in seconds.
+        var knobInputSeconds: [Double]
 
         /// Messages of one class.
         func messages(_ className: String) -> [JSONValue] { messages.filter { $0["class"]?.stringValue == className } }
@@ -69,9 +71,11 @@ enum Hands {
             items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
             loops: false, start: 0)
         let messages = pipeline.play(playback) + pipeline.runToEnd()
+        let knobInputs = timeline.items.filter { if case .knob = $0.item { return true } else { return false } }
         return Run(
             simulation: simulation,
-            messages: try messages.map { try JSONParser.parse($0.bytesWithoutSeq) })
+            messages: try messages.map { try JSONParser.parse($0.bytesWithoutSeq) },
+            knobInputSeconds: knobInputs.map { Double($0.timeNanoseconds) / 1e9 })
     }
 }
 

@@ -156,9 +156,10 @@ public struct KnobEngine: Sendable {
             events += followHand(at: quiet)
         }
         if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
-            // Silence is the release; the velocity is the hand's as it last moved.
+            // Silence is the release; the velocity is the hand's as it last moved, and the motion
+            // starts where the hand last moved (the frames have shown it since: no hitch).
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput))
+            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), motionStart: lastInput)
         }
         if let motion {
             for step in motion.steps(after: max(now, motion.startNanoseconds - 1), through: time) {
@@ -183,7 +184,9 @@ public struct KnobEngine: Sendable {
         return events
     }
 
-    mutating func release(at time: Nanoseconds, velocity measured: Double) -> [Event] {
+    /// The release at `time`; the motion starts at `motionStart` (default: the release). Detent
+    /// steps the motion made before the release are reported at the release, each once.
+    mutating func release(at time: Nanoseconds, velocity measured: Double, motionStart: Nanoseconds? = nil) -> [Event] {
         // A bounce still settling: the motion starts from where the hand is.
         var settledBounce: [Event] = []
         if bounceQuietAt != nil {
@@ -192,17 +195,28 @@ public struct KnobEngine: Sendable {
         }
         gestureActive = false
         touching = false
-        var velocity = measured
-        if carriedVelocity != 0, (carriedVelocity > 0) == (measured >= 0) || measured == 0 { velocity += carriedVelocity }
+        let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
+        let start = min(motionStart ?? time, time)
         let motion = Motion(
-            releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
+            releasedAt: start, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
         self.motion = motion
-        now = max(now, time)
         var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
+        for step in motion.steps(after: start - 1, through: time) {
+            reportedDetent = step.detent
+            events.append(.detent(step.detent, timeNanoseconds: time))
+        }
+        now = max(now, time)
         events += advance(to: time)
         return events
+    }
+
+    /// The release velocity: the measured one, plus the momentum the hand took over from a coast
+    /// when it turned the same way.
+    func releaseVelocity(measured: Double) -> Double {
+        guard carriedVelocity != 0, (carriedVelocity > 0) == (measured >= 0) || measured == 0 else { return measured }
+        return measured + carriedVelocity
     }
 
     /// Position and velocity at `time` for continuous frames (nil at rest).
@@ -212,8 +226,17 @@ public struct KnobEngine: Sendable {
             return (bounds.displayed(state.position), state.velocity)
         }
         guard gestureActive else { return nil }
-        // While an encoder's silence is not yet a release, the hand's last velocity stands.
-        let velocity = estimator.velocity(atRelease: touching ? time : (lastInput ?? time))
-        return (bounds.displayed(handPosition), velocity)
+        guard !touching, let lastInput, time > lastInput else {
+            return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
+        }
+        // While an encoder's silence is not yet a release, the frames already show the motion that
+        // release will start from the hand's last move: the hand extrapolated, handed over to the
+        // coast without a stop. Input before the release takes the hand back.
+        let handOver = Motion(
+            releasedAt: lastInput, position: handPosition,
+            velocity: releaseVelocity(measured: estimator.velocity(atRelease: lastInput)), reportedDetent: reportedDetent,
+            bounds: bounds, parameters: parameters)
+        let state = handOver.state(at: time)
+        return (bounds.displayed(state.position), state.velocity)
     }
 }
