@@ -27,6 +27,19 @@ struct ReleaseHandsTests {
         let handOffset = try #require(frames.last(where: { $0.time <= lastHand })?.offset ?? after.first?.offset)
         let moving = try #require(after.first(where: { $0.offset > handOffset + 0.05 }))
         #expect(moving.time - lastHand <= 2 * handPeriod, "seed \(seed): coasting visible \((moving.time - lastHand) * 1000) ms after the last detent")
+        // The detents the coast passes are reported as it passes them, not in a burst when the
+        // release is decided: never two at one instant, each no later than a frame showing it.
+        let moved = run.messages("tempo", phase: "moved").compactMap { m -> (time: Double, value: Double)? in
+            guard let t = m["time"]?.doubleValue, let v = m["value"]?.doubleValue else { return nil }
+            return (t, v)
+        }
+        for (a, b) in zip(moved, moved.dropFirst()) {
+            #expect(b.time > a.time, "seed \(seed): detents \(a.value) and \(b.value) both at \(b.time) s")
+        }
+        for detent in moved where detent.time > lastHand {
+            let shown = frames.first(where: { $0.offset >= detent.value - 0.5 })
+            #expect(shown.map { detent.time <= $0.time + 1e-9 + 1.0 / 60 } ?? false, "seed \(seed): detent \(detent.value) at \(detent.time) s")
+        }
         // The hand-over counts each detent once: the tempo lands where the coast's frames end.
         let settled = try #require(run.messages("tempo", phase: "settled").last?["value"]?.doubleValue)
         #expect(abs((frames.last?.offset ?? 0) - settled) < 0.05)

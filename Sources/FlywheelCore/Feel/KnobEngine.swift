@@ -41,6 +41,10 @@ public struct KnobEngine: Sendable {
     var lastDirection = 0.0
     /// While contacts bounce, the reported detent waits for them to be quiet until this time.
     var bounceQuietAt: Nanoseconds?
+    /// While an encoder's silence is not yet a release: the motion that release will start from
+    /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
+    /// the hand hands over to the coast without a stop; the next input replans it.
+    var handOver: Motion?
 
     /// Creates a knob resting on `detent`.
     public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
@@ -57,6 +61,7 @@ public struct KnobEngine: Sendable {
         motion = nil
         restPendingSince = nil
         bounceQuietAt = nil
+        handOver = nil
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -112,7 +117,20 @@ public struct KnobEngine: Sendable {
         if direction != 0 { lastDirection = direction }
         lastInput = time
         if bounceQuietAt == nil { events += followHand(at: time) }
+        planHandOver()
         return events
+    }
+
+    /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce pending).
+    mutating func planHandOver() {
+        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else {
+            handOver = nil
+            return
+        }
+        handOver = Motion(
+            releasedAt: lastInput, position: handPosition,
+            velocity: releaseVelocity(measured: estimator.velocity(atRelease: lastInput)), reportedDetent: reportedDetent,
+            bounds: bounds, parameters: parameters)
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
@@ -141,7 +159,10 @@ public struct KnobEngine: Sendable {
     /// When ``advance(to:)`` must next be called, or nil at rest.
     public var nextDeadline: Nanoseconds? {
         if let bounceQuietAt { return bounceQuietAt }
-        if gestureActive && !touching, let lastInput { return lastInput + parameters.releaseSilenceNanoseconds }
+        if gestureActive && !touching, let lastInput {
+            let release = lastInput + parameters.releaseSilenceNanoseconds
+            return min(release, handOver?.stepNanoseconds.first(where: { $0 > now }) ?? release)
+        }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
         return nil
@@ -154,12 +175,22 @@ public struct KnobEngine: Sendable {
         if let quiet = bounceQuietAt, time >= quiet {
             bounceQuietAt = nil
             events += followHand(at: quiet)
+            planHandOver()
+        }
+        if gestureActive && !touching, let handOver, let lastInput {
+            // The hand-over's detent steps, each at its own time, up to the release.
+            let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
+            for step in handOver.steps(after: max(now, handOver.startNanoseconds - 1), through: through) {
+                reportedDetent = step.detent
+                events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
+            }
+            now = max(now, through)
         }
         if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
             // Silence is the release; the velocity is the hand's as it last moved, and the motion
-            // starts where the hand last moved (the frames have shown it since: no hitch).
+            // is the hand-over, under way since the hand last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), motionStart: lastInput)
+            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver)
         }
         if let motion {
             for step in motion.steps(after: max(now, motion.startNanoseconds - 1), through: time) {
@@ -184,9 +215,9 @@ public struct KnobEngine: Sendable {
         return events
     }
 
-    /// The release at `time`; the motion starts at `motionStart` (default: the release). Detent
-    /// steps the motion made before the release are reported at the release, each once.
-    mutating func release(at time: Nanoseconds, velocity measured: Double, motionStart: Nanoseconds? = nil) -> [Event] {
+    /// The release at `time`: the motion is the hand-over under way (whose steps up to now are
+    /// reported), or one planned from here.
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: Motion? = nil) -> [Event] {
         // A bounce still settling: the motion starts from where the hand is.
         var settledBounce: [Event] = []
         if bounceQuietAt != nil {
@@ -197,16 +228,11 @@ public struct KnobEngine: Sendable {
         touching = false
         let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
-        let start = min(motionStart ?? time, time)
-        let motion = Motion(
-            releasedAt: start, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
+        self.handOver = nil
+        motion = handOver ?? Motion(
+            releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
-        self.motion = motion
         var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
-        for step in motion.steps(after: start - 1, through: time) {
-            reportedDetent = step.detent
-            events.append(.detent(step.detent, timeNanoseconds: time))
-        }
         now = max(now, time)
         events += advance(to: time)
         return events
@@ -226,16 +252,11 @@ public struct KnobEngine: Sendable {
             return (bounds.displayed(state.position), state.velocity)
         }
         guard gestureActive else { return nil }
-        guard !touching, let lastInput, time > lastInput else {
+        guard let handOver, time >= handOver.startNanoseconds else {
             return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
         }
-        // While an encoder's silence is not yet a release, the frames already show the motion that
-        // release will start from the hand's last move: the hand extrapolated, handed over to the
-        // coast without a stop. Input before the release takes the hand back.
-        let handOver = Motion(
-            releasedAt: lastInput, position: handPosition,
-            velocity: releaseVelocity(measured: estimator.velocity(atRelease: lastInput)), reportedDetent: reportedDetent,
-            bounds: bounds, parameters: parameters)
+        // While an encoder's silence is not yet a release, the frames show the hand-over: the hand
+        // carried on into the coast without a stop.
         let state = handOver.state(at: time)
         return (bounds.displayed(state.position), state.velocity)
     }
