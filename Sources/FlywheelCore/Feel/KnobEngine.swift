@@ -45,6 +45,8 @@ public struct KnobEngine: Sendable {
     /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
     /// the hand hands over to the coast without a stop; the next input replans it.
     var handOver: Motion?
+    /// The hand-over's detent steps up to this time have been reported.
+    var handOverReportedThrough: Nanoseconds = .min
 
     /// Creates a knob resting on `detent`.
     public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
@@ -131,6 +133,7 @@ public struct KnobEngine: Sendable {
             releasedAt: lastInput, position: handPosition,
             velocity: releaseVelocity(measured: estimator.velocity(atRelease: lastInput)), reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
+        handOverReportedThrough = lastInput - 1
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
@@ -161,7 +164,7 @@ public struct KnobEngine: Sendable {
         if let bounceQuietAt { return bounceQuietAt }
         if gestureActive && !touching, let lastInput {
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            return min(release, handOver?.stepNanoseconds.first(where: { $0 > now }) ?? release)
+            return min(release, handOver?.stepNanoseconds.first(where: { $0 > handOverReportedThrough }) ?? release)
         }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
@@ -180,10 +183,11 @@ public struct KnobEngine: Sendable {
         if gestureActive && !touching, let handOver, let lastInput {
             // The hand-over's detent steps, each at its own time, up to the release.
             let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
-            for step in handOver.steps(after: max(now, handOver.startNanoseconds - 1), through: through) {
+            for step in handOver.steps(after: handOverReportedThrough, through: through) {
                 reportedDetent = step.detent
                 events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
             }
+            handOverReportedThrough = max(handOverReportedThrough, through)
             now = max(now, through)
         }
         if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
