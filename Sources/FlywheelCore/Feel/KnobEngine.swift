@@ -123,15 +123,15 @@ public struct KnobEngine: Sendable {
         return events
     }
 
-    /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce pending).
+    /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
+    /// pending) when its release would fling; a hand too slow to fling just stops, as it is.
     mutating func planHandOver() {
-        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else {
-            handOver = nil
-            return
-        }
+        handOver = nil
+        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return }
+        let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
+        guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return }
         handOver = Motion(
-            releasedAt: lastInput, position: handPosition,
-            velocity: releaseVelocity(measured: estimator.velocity(atRelease: lastInput)), reportedDetent: reportedDetent,
+            releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
         handOverReportedThrough = lastInput - 1
     }
