@@ -95,7 +95,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO", "FlywheelCore"]),
-        .testTarget(name: "FlywheelDaemonTests", dependencies: ["FlywheelDaemon", "FlywheelCore", "FlywheelIO"]),
+        .testTarget(name: "FlywheelDaemonTests", dependencies: ["FlywheelDaemon", "FlywheelCore", "FlywheelIO", "FlywheelSimulator"]),
         .testTarget(
             name: "FlywheelCLITests",
             dependencies: ["FlywheelCLI", "FlywheelDaemon", "FlywheelCore", "flywheel", "flywheeld"],

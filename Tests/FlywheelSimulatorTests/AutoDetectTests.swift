@@ -33,4 +33,34 @@ struct AutoDetectTests {
         }
         #expect(hits == 20, "detected \(steps) steps per detent in \(hits) of 20 runs")
     }
+
+    /// Detection as `flywheel decode --steps-per-detent auto` runs it: over the edges alone, the
+    /// recording's end unknown.
+    static func detect(_ script: String, _ steps: StepsPerDetent, seed: UInt64) throws -> StepsPerDetentDetector.Estimate {
+        let result = try Fixtures.run(script, profile: try Fixtures.encoder(stepsPerDetent: steps), seed: seed)
+        return StepsPerDetentDetector.detect(result.gpioTrace)
+    }
+
+    @Test("a 2-step knob turned +3 and back rests on 00 and 11: 2, never 4", arguments: 1...6)
+    func twoStepBackAndForth(seed: UInt64) throws {
+        let estimate = try Self.detect("turn +3 at 4/s\nhold 1s\nturn -3 at 4/s\nhold 1s\n", .two, seed: seed)
+        #expect(estimate.stepsPerDetent == .two, "seed \(seed): \(estimate)")
+        #expect(estimate.confidence >= 0.75)
+    }
+
+    @Test("a 1-step knob clicked and held on every state: 1, confidently, even when one hold is long", arguments: 1...6)
+    func oneStepClicks(seed: UInt64) throws {
+        let even = try Self.detect(String(repeating: "turn +1 at 5/s\nhold 600ms\n", count: 5), .one, seed: seed)
+        #expect(even.stepsPerDetent == .one && even.confidence >= 0.9, "seed \(seed): \(even)")
+        let longHold = try Self.detect(
+            "turn +2 at 4/s\nhold 2s\n" + String(repeating: "turn +1 at 4/s\nhold 300ms\n", count: 3), .one, seed: seed)
+        #expect(longHold.stepsPerDetent == .one && longHold.confidence >= 0.75, "seed \(seed): \(longHold)")
+    }
+
+    @Test("one turn between two rests on the same state cannot tell 4 from 2: no verdict", arguments: [StepsPerDetent.two, .four])
+    func ambiguous(_ steps: StepsPerDetent) throws {
+        let estimate = try Self.detect("turn +2 at 6/s\nhold 1s\n", steps, seed: 1)
+        #expect(estimate.stepsPerDetent == nil, "\(estimate)")
+        #expect(estimate.confidence < 0.75)
+    }
 }

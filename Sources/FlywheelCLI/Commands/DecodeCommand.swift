@@ -47,8 +47,13 @@ enum DecodeCommand {
         if stepsText == "auto" {
             let estimate = StepsPerDetentDetector.detect(trace)
             guard let detected = estimate.stepsPerDetent else {
+                guard let likeliest = estimate.likeliest else {
+                    throw ToolError(
+                        "Cannot detect the steps per detent: the encoder never rests for 150 ms in this recording; give --steps-per-detent 1, 2 or 4")
+                }
+                let confidence = String((estimate.confidence * 100).rounded() / 100)
                 throw ToolError(
-                    "Cannot detect the steps per detent: the encoder never rests for 20 ms in this recording; give --steps-per-detent 1, 2 or 4")
+                    "Cannot detect the steps per detent: \(likeliest.rawValue) is likeliest, at confidence \(confidence), too little to decide (the knob must rest on more detents); give --steps-per-detent 1, 2 or 4")
             }
             steps = detected
             rest = estimate.rest

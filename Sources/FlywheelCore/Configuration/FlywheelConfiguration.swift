@@ -9,7 +9,7 @@
 ///   controls: {
 ///     tempo: { range: [20, 300], table: "integer", bpm: 120 },
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
-///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },
+///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },  // commit: "on-rest" or "armed"
 ///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
 ///   },
 ///   clients: { max_clients: 256, queue_messages: 1024 },
@@ -32,6 +32,9 @@ public struct FlywheelConfiguration: Sendable {
     public var secondsPerDetent: ClosedRange<Double> = 0.5...30
     public var armingNanoseconds: Nanoseconds = 200_000_000
     public var shuttleRates = ShuttleRates()
+    /// When a scrub commits, for every input (`controls.scrub.commit`); nil (the default): by input
+    /// kind, on rest for knobs and jog wheels, armed for touch panels and strips.
+    public var scrubCommit: ScrubCommitPolicy?
     /// What buttons do, by key code (`controls.buttons`); unlisted ones switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The modes, and the one the knob starts in.
@@ -155,7 +158,8 @@ public struct FlywheelConfiguration: Sendable {
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
         let scrub = try controls.child("scrub")
-        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates"])
+        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit"])
+        if scrub.value("commit") != nil { config.scrubCommit = try scrub.choice("commit", default: ScrubCommitPolicy.onRest) }
         config.detentsPerSweep = try scrub.number("detents_per_sweep", in: 1...100_000, default: 200)
         if let field = scrub.value("seconds_per_detent") {
             guard case .array(let items) = field, items.count == 2, let low = items[0].doubleValue, let high = items[1].doubleValue,

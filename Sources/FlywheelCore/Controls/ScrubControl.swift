@@ -1,6 +1,7 @@
 /// The scrubber on a knob with feel: detents move the position by the duration-scaled
-/// resolution; momentum keeps scrubbing after a flick; the scrub commits when the knob rests, or
-/// is cancelled and rolled back when the hand let go within 0.2 s of beginning.
+/// resolution; momentum keeps scrubbing after a flick. When it commits is a policy per input kind
+/// (``ScrubCommitPolicy``): a turned knob commits once it rests and the hand has been still; a
+/// touch is cancelled and rolled back when the hand let go within 0.2 s of beginning.
 public struct ScrubControl: Sendable {
     /// The scrubber (duration, position, resolution, arming).
     public private(set) var scrubber: Scrubber
@@ -10,6 +11,16 @@ public struct ScrubControl: Sendable {
     var lastRelease: Nanoseconds?
     var shuttleRate = 0.0
     var shuttleSince: Nanoseconds?
+    /// The policy of a knob's turns (default: commit on rest).
+    public var knobCommit: ScrubCommitPolicy = .onRest
+    /// The policy of touches (default: Castro's arming).
+    public var touchCommit: ScrubCommitPolicy = .armed
+    /// On rest, a knob's scrub commits once the hand has been still this long (default 400 ms:
+    /// more than a slow hand's time between detents, about 3 detents/s, so a slow turn is one seek).
+    public var restCommitNanoseconds: Nanoseconds = 400_000_000
+    var gesturePolicy: ScrubCommitPolicy?
+    var lastHandInput: Nanoseconds?
+    var pendingCommit: Nanoseconds?
 
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
@@ -24,19 +35,33 @@ public struct ScrubControl: Sendable {
 
     /// The knob moved by `detents` at `time`.
     public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
-        translate(engine.move(by: detents, at: time, touching: touching))
+        var out = advanceCommit(to: time)
+        pendingCommit = nil
+        if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
+        lastHandInput = time
+        out += translate(engine.move(by: detents, at: time, touching: touching))
+        return out
     }
 
     /// A touch lifted.
-    public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { translate(engine.lift(at: time)) }
+    public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { advanceCommit(to: time) + translate(engine.lift(at: time)) }
 
     /// Brings the control to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { translate(engine.advance(to: time)) + advanceShuttle(to: time) }
+    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
+        translate(engine.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
+    }
+
+    /// A knob's scrub commits on rest once the hand has been still for the rest delay.
+    mutating func advanceCommit(to time: Nanoseconds) -> [ControlEvent] {
+        guard let due = pendingCommit, time >= due else { return [] }
+        pendingCommit = nil
+        return emit(scrubber.commit(at: due))
+    }
 
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
     public var nextDeadline: Nanoseconds? {
-        var deadlines = [engine.nextDeadline].compactMap { $0 }
+        var deadlines = [engine.nextDeadline, pendingCommit].compactMap { $0 }
         if let since = shuttleSince, shuttleRate != 0 {
             let seconds = scrubber.secondsPerDetent / abs(shuttleRate)
             deadlines.append(since + max(1_000_000, Nanoseconds(seconds * 1e9)))
@@ -47,7 +72,8 @@ public struct ScrubControl: Sendable {
     /// A shuttle ring's rate (× real time; 0 at centre). Leaving centre begins a scrub; returning
     /// to it ends the scrub: committed once armed, else rolled back like a quick click.
     public mutating func shuttle(rate: Double, at time: Nanoseconds) -> [ControlEvent] {
-        var out = advanceShuttle(to: time)
+        var out = advanceCommit(to: time) + advanceShuttle(to: time)
+        pendingCommit = nil
         if rate == 0 {
             guard shuttleSince != nil else { return out }
             shuttleSince = nil
@@ -105,9 +131,12 @@ public struct ScrubControl: Sendable {
             case .released(_, let t):
                 lastRelease = t
             case .rest(_, let t):
-                // Castro's arming: a scrub whose hand let go within 0.2 s of beginning is cancelled and
-                // rolls back; otherwise it commits where the knob came to rest.
-                if let gesture = scrubber.gesture, let release = lastRelease,
+                // On rest: commit where the knob rests, once the hand has been still for the rest
+                // delay. Armed (Castro's): a hand that let go within 0.2 s of beginning cancels and
+                // rolls back; otherwise the scrub commits here.
+                if (gesturePolicy ?? knobCommit) == .onRest {
+                    if scrubber.gesture != nil { pendingCommit = max(t, (lastHandInput ?? t) + restCommitNanoseconds) }
+                } else if let gesture = scrubber.gesture, let release = lastRelease,
                     release - gesture.startNanoseconds < scrubber.armingNanoseconds
                 {
                     emit(scrubber.end(at: gesture.startNanoseconds))

@@ -81,14 +81,19 @@ public struct Scrubber: Sendable {
         move(byDetents: rate * Double(elapsed) / 1e9 / secondsPerDetent, at: time, beganAt: time - elapsed)
     }
 
+    /// Commits the scrub under way where it is, armed or not (a knob's deliberate turn).
+    public mutating func commit(at time: Nanoseconds) -> [Event] {
+        guard let gesture else { return [] }
+        self.gesture = nil
+        return [Event(phase: .committed, positionSeconds: positionSeconds, originSeconds: gesture.originSeconds, timeNanoseconds: time)]
+    }
+
     /// The gesture ended (release, or the shuttle back at centre): commits when armed, else
     /// cancels and rolls back to the origin.
     public mutating func end(at time: Nanoseconds) -> [Event] {
         guard let gesture else { return [] }
+        if time - gesture.startNanoseconds >= armingNanoseconds { return commit(at: time) }
         self.gesture = nil
-        if time - gesture.startNanoseconds >= armingNanoseconds {
-            return [Event(phase: .committed, positionSeconds: positionSeconds, originSeconds: gesture.originSeconds, timeNanoseconds: time)]
-        }
         positionSeconds = gesture.originSeconds
         return [Event(phase: .cancelled, positionSeconds: positionSeconds, originSeconds: gesture.originSeconds, timeNanoseconds: time)]
     }

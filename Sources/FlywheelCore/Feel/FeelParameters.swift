@@ -18,6 +18,11 @@ public struct FeelParameters: Sendable, Hashable {
     public var velocityWindowNanoseconds: Nanoseconds = 100_000_000
     /// A newest sample older than this at the release means the hand had stopped: velocity 0 (default 40 ms).
     public var velocityStalenessNanoseconds: Nanoseconds = 40_000_000
+    /// A move against the previous one within this time is contact bounce, not motion (default
+    /// 5 ms: a worn contact bounces for up to about 3 ms, and no hand reverses a knob between two
+    /// detents that fast). It never feeds the velocity fit, and the reported detent does not step
+    /// back for it: it follows the hand once the contacts have been quiet this long.
+    public var bounceWindowNanoseconds: Nanoseconds = 5_000_000
 
     /// The release silence for high-resolution devices (30 ms).
     public static let highResolutionReleaseNanoseconds: Nanoseconds = 30_000_000

@@ -37,6 +37,16 @@ public struct KnobEngine: Sendable {
     var carriedVelocity = 0.0
     var now: Nanoseconds = .min
     var restPendingSince: Nanoseconds?
+    /// The sign of the last hand move (bounce is a move against it within the bounce window).
+    var lastDirection = 0.0
+    /// While contacts bounce, the reported detent waits for them to be quiet until this time.
+    var bounceQuietAt: Nanoseconds?
+    /// While an encoder's silence is not yet a release: the motion that release will start from
+    /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
+    /// the hand hands over to the coast without a stop; the next input replans it.
+    var handOver: Motion?
+    /// The hand-over's detent steps up to this time have been reported.
+    var handOverReportedThrough: Nanoseconds = .min
 
     /// Creates a knob resting on `detent`.
     public init(parameters: FeelParameters = FeelParameters(), bounds: Bounds = .unbounded, detent: Int = 0) {
@@ -52,6 +62,8 @@ public struct KnobEngine: Sendable {
     public mutating func set(detent: Int) {
         motion = nil
         restPendingSince = nil
+        bounceQuietAt = nil
+        handOver = nil
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -90,10 +102,43 @@ public struct KnobEngine: Sendable {
         }
         gestureActive = true
         self.touching = touching
+        // A move against the last one within the bounce window is the contacts bouncing: it moves
+        // the hand, but the step it bounced on keeps its time in the velocity fit, and the reported
+        // detent waits until the contacts are quiet before it steps back.
+        let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
+        let bounce = continuing && direction != 0 && direction == -lastDirection
+            && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
         handPosition += delta
-        estimator.add(handPosition, at: time)
+        if bounce {
+            estimator.replaceNewest(with: handPosition)
+            bounceQuietAt = time + parameters.bounceWindowNanoseconds
+        } else {
+            estimator.add(handPosition, at: time)
+            bounceQuietAt = nil  // real motion: the report follows the hand at once
+        }
+        if direction != 0 { lastDirection = direction }
         lastInput = time
-        // The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+        if bounceQuietAt == nil { events += followHand(at: time) }
+        planHandOver()
+        return events
+    }
+
+    /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
+    /// pending) when its release would fling; a hand too slow to fling just stops, as it is.
+    mutating func planHandOver() {
+        handOver = nil
+        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return }
+        let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
+        guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return }
+        handOver = Motion(
+            releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
+            bounds: bounds, parameters: parameters)
+        handOverReportedThrough = lastInput - 1
+    }
+
+    /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+    mutating func followHand(at time: Nanoseconds) -> [Event] {
+        var events: [Event] = []
         let shown = bounds.displayed(handPosition)
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
@@ -116,7 +161,11 @@ public struct KnobEngine: Sendable {
 
     /// When ``advance(to:)`` must next be called, or nil at rest.
     public var nextDeadline: Nanoseconds? {
-        if gestureActive && !touching, let lastInput { return lastInput + parameters.releaseSilenceNanoseconds }
+        if let bounceQuietAt { return bounceQuietAt }
+        if gestureActive && !touching, let lastInput {
+            let release = lastInput + parameters.releaseSilenceNanoseconds
+            return min(release, handOver?.stepNanoseconds.first(where: { $0 > handOverReportedThrough }) ?? release)
+        }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
         return nil
@@ -126,10 +175,26 @@ public struct KnobEngine: Sendable {
     /// and its rest, each stamped with its own time.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
         var events: [Event] = []
+        if let quiet = bounceQuietAt, time >= quiet {
+            bounceQuietAt = nil
+            events += followHand(at: quiet)
+            planHandOver()
+        }
+        if gestureActive && !touching, let handOver, let lastInput {
+            // The hand-over's detent steps, each at its own time, up to the release.
+            let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
+            for step in handOver.steps(after: handOverReportedThrough, through: through) {
+                reportedDetent = step.detent
+                events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
+            }
+            handOverReportedThrough = max(handOverReportedThrough, through)
+            now = max(now, through)
+        }
         if gestureActive && !touching, let lastInput, time >= lastInput + parameters.releaseSilenceNanoseconds {
-            // Silence is the release; the velocity is the hand's as it last moved.
+            // Silence is the release; the velocity is the hand's as it last moved, and the motion
+            // is the hand-over, under way since the hand last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput))
+            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver)
         }
         if let motion {
             for step in motion.steps(after: max(now, motion.startNanoseconds - 1), through: time) {
@@ -154,20 +219,34 @@ public struct KnobEngine: Sendable {
         return events
     }
 
-    mutating func release(at time: Nanoseconds, velocity measured: Double) -> [Event] {
+    /// The release at `time`: the motion is the hand-over under way (whose steps up to now are
+    /// reported), or one planned from here.
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: Motion? = nil) -> [Event] {
+        // A bounce still settling: the motion starts from where the hand is.
+        var settledBounce: [Event] = []
+        if bounceQuietAt != nil {
+            bounceQuietAt = nil
+            settledBounce = followHand(at: time)
+        }
         gestureActive = false
         touching = false
-        var velocity = measured
-        if carriedVelocity != 0, (carriedVelocity > 0) == (measured >= 0) || measured == 0 { velocity += carriedVelocity }
+        let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
-        let motion = Motion(
+        self.handOver = nil
+        motion = handOver ?? Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
-        self.motion = motion
+        var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
         now = max(now, time)
-        var events: [Event] = [.released(velocity: velocity, timeNanoseconds: time)]
         events += advance(to: time)
         return events
+    }
+
+    /// The release velocity: the measured one, plus the momentum the hand took over from a coast
+    /// when it turned the same way.
+    func releaseVelocity(measured: Double) -> Double {
+        guard carriedVelocity != 0, (carriedVelocity > 0) == (measured >= 0) || measured == 0 else { return measured }
+        return measured + carriedVelocity
     }
 
     /// Position and velocity at `time` for continuous frames (nil at rest).
@@ -177,8 +256,12 @@ public struct KnobEngine: Sendable {
             return (bounds.displayed(state.position), state.velocity)
         }
         guard gestureActive else { return nil }
-        // While an encoder's silence is not yet a release, the hand's last velocity stands.
-        let velocity = estimator.velocity(atRelease: touching ? time : (lastInput ?? time))
-        return (bounds.displayed(handPosition), velocity)
+        guard let handOver, time >= handOver.startNanoseconds else {
+            return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
+        }
+        // While an encoder's silence is not yet a release, the frames show the hand-over: the hand
+        // carried on into the coast without a stop.
+        let state = handOver.state(at: time)
+        return (bounds.displayed(state.position), state.velocity)
     }
 }

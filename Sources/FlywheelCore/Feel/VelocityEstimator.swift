@@ -33,6 +33,13 @@ public struct VelocityEstimator: Sendable, Hashable {
         }
     }
 
+    /// Moves the newest sample to `position`, keeping its time: contact bounce right after a step
+    /// changes where the step ended, not when it happened, and adds no sample of its own.
+    public mutating func replaceNewest(with position: Double) {
+        guard !samples.isEmpty else { return }
+        samples[samples.count - 1].position = position
+    }
+
     /// Forgets every sample (a new gesture).
     public mutating func reset() { samples.removeAll() }
 

@@ -246,6 +246,10 @@ extension DaemonCore {
         _ = mode.select(configuration.initialMode)
         shuttleRates = configuration.shuttleRates
         buttonActions = configuration.buttonActions
+        if let policy = configuration.scrubCommit {
+            scrub.knobCommit = policy
+            scrub.touchCommit = policy
+        }
     }
 
     /// The same daemon under a reloaded configuration: the tempo, the scrub content and position

@@ -30,29 +30,12 @@ public struct InputTimeline: Sendable {
         _ path: String, hardware: String? = nil, steps: StepsPerDetent = .four, channels: String? = nil
     ) throws(ToolError) -> InputTimeline {
         let hints = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path)).all().map(\.hint)
+        if path.hasSuffix(".sim") {
+            return InputTimeline(simulation: try ScenarioRun.load(path, seed: nil, hardware: hardware).simulation, profiles: hints)
+        }
         var inputs: [DeviceInput] = []
         var name = path
         var kind = DeviceKind.encoder
-        if path.hasSuffix(".sim") {
-            let outcome = try ScenarioRun.load(path, seed: nil, hardware: hardware)
-            let result = outcome.simulation
-            name = result.profile.name
-            kind = result.profile.kind
-            if result.profile.report == .gpio {
-                inputs = DeviceReplay.inputs(
-                    from: result.gpioTrace, stepsPerDetent: result.profile.stepsPerDetent, rest: result.profile.rest, kernelEvents: false)
-                // The simulator's button already went through its debounce (gpio-keys or firmware).
-                inputs += result.debouncedButtonEdges.map { DeviceInput(.button(code: $0.code, pressed: $0.pressed), at: $0.timeNanoseconds) }
-            } else {
-                let recording = EvemuRecording(profile: result.profile, events: result.inputEvents)
-                inputs = DeviceReplay.inputs(from: recording, profiles: hints + [result.profile.hint], forced: result.profile.id).inputs
-            }
-            let items = inputs.enumerated().sorted { ($0.element.timeNanoseconds, $0.offset) < ($1.element.timeNanoseconds, $1.offset) }
-                .map { ($0.element.timeNanoseconds, $0.element.action) }
-            return InputTimeline(
-                items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: name, kind: kind,
-                profileID: result.profile.id)
-        }
         switch try ReplayInput.load(path, channels: channels) {
         case .quadrature(let trace, let logName, let marks):
             name = logName ?? name
@@ -69,5 +52,27 @@ public struct InputTimeline: Sendable {
         let start = inputs.first?.timeNanoseconds ?? 0
         let items = inputs.map { ($0.timeNanoseconds - start, $0.action) }
         return InputTimeline(items: items, endNanoseconds: items.last?.0 ?? 0, deviceName: name, kind: kind)
+    }
+}
+
+extension InputTimeline {
+    /// What the simulated device's backend reports for a simulation run, as the live backend
+    /// would decode it (`profiles`: the hints the classifier knows besides the device's own).
+    public init(simulation result: SimulationResult, profiles hints: [DeviceProfileHint] = []) {
+        var inputs: [DeviceInput]
+        if result.profile.report == .gpio {
+            inputs = DeviceReplay.inputs(
+                from: result.gpioTrace, stepsPerDetent: result.profile.stepsPerDetent, rest: result.profile.rest, kernelEvents: false)
+            // The simulator's button already went through its debounce (gpio-keys or firmware).
+            inputs += result.debouncedButtonEdges.map { DeviceInput(.button(code: $0.code, pressed: $0.pressed), at: $0.timeNanoseconds) }
+        } else {
+            let recording = EvemuRecording(profile: result.profile, events: result.inputEvents)
+            inputs = DeviceReplay.inputs(from: recording, profiles: hints + [result.profile.hint], forced: result.profile.id).inputs
+        }
+        let items = inputs.enumerated().sorted { ($0.element.timeNanoseconds, $0.offset) < ($1.element.timeNanoseconds, $1.offset) }
+            .map { ($0.element.timeNanoseconds, $0.element.action) }
+        self.init(
+            items: items, endNanoseconds: max(result.endNanoseconds, items.last?.0 ?? 0), deviceName: result.profile.name,
+            kind: result.profile.kind, profileID: result.profile.id)
     }
 }

@@ -65,7 +65,7 @@ struct MPDBridgeTests {
         return mpd
     }
 
-    @Test("commits seek MPD, a cancelled scrub does not, the duration reaches flywheeld, and an MPD restart is survived",
+    @Test("commits seek MPD (a single click too), the duration reaches flywheeld, and an MPD restart is survived",
           .enabled(if: available, "mpd and sox are not installed (.ci/run installs them)"))
     func bridge() throws {
         var template = Array("/tmp/flywheel-mpd-XXXXXX".utf8CString)
@@ -109,15 +109,18 @@ struct MPDBridgeTests {
         defer { bridge.stop() }
         let watcher = try TestClient(daemon.socketPath)  // the second client: playback starts
 
-        // The cancelled click, then the first commit.
-        let cancelled = watcher.next(where: { $0["phase"]?.stringValue == "cancelled" })
-        #expect(cancelled != nil)
+        // The click seeks one detent (0.9 s of 180 s): a detented knob's click is deliberate.
+        let click = try #require(watcher.next(where: { $0["phase"]?.stringValue == "committed" }))
+        #expect(abs((click["origin"]?.doubleValue ?? 0) - start) < 1, "origin \(click.encoded()) vs MPD at \(start)")
+        let clickTarget = try #require(click["position"]?.doubleValue)
+        #expect(abs(clickTarget - ((click["origin"]?.doubleValue ?? 0) + 0.9)) < 1e-6)
+        #expect(Self.eventually { abs(probe.elapsed - clickTarget) < 0.3 }, "MPD at \(probe.elapsed), committed \(clickTarget)")
+        // The turn: one commit where the knob rests, from where the click left the player.
         let first = try #require(watcher.next(where: { $0["phase"]?.stringValue == "committed" }))
-        // The cancelled scrub never moved the player: the commit started from where MPD was.
-        #expect(abs((first["origin"]?.doubleValue ?? 0) - start) < 1, "origin \(first.encoded()) vs MPD at \(start)")
+        #expect(abs((first["origin"]?.doubleValue ?? 0) - clickTarget) < 1e-6, "origin \(first.encoded()) vs \(clickTarget)")
         #expect(first["duration"] == .int(180) || first["duration"] == .double(180))
         let target = try #require(first["position"]?.doubleValue)
-        #expect(target > start + 5)
+        #expect(target > clickTarget + 5)
         #expect(Self.eventually { abs(probe.elapsed - target) < 1 }, "MPD at \(probe.elapsed), committed \(target)")
 
         // The duration is visible in flywheeld's state.

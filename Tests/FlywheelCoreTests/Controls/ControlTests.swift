@@ -26,14 +26,25 @@ struct ControlTests {
         }
     }
 
-    @Test("scrub: a click released within 0.2 s is cancelled and rolls back")
+    @Test("scrub: a touch let go within 0.2 s is cancelled and rolls back (armed)")
     func scrubCancel() {
         var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
-        var events = scrub.move(by: 1, at: 0)
+        var events = scrub.move(by: 1, at: 0, touching: true)
+        events += scrub.lift(at: 50 * Self.ms)
         events += Self.settle({ scrub.advance(to: $0) }, { scrub.nextDeadline })
         #expect(Self.phases(events) == ["began", "moved", "cancelled"])
         #expect(scrub.scrubber.positionSeconds == 100)
         if case .scrub(_, let position, _, _, _) = events.last! { #expect(position == 100) }
+    }
+
+    @Test("scrub: a knob's single click commits once the knob rests and the hand has been still (on rest)")
+    func scrubClick() {
+        var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
+        var events = scrub.move(by: 1, at: 0)
+        events += Self.settle({ scrub.advance(to: $0) }, { scrub.nextDeadline })
+        #expect(Self.phases(events) == ["began", "moved", "committed"])
+        #expect(abs(scrub.scrubber.positionSeconds - 101.07) < 1e-9)
+        #expect(events.last?.timeNanoseconds == scrub.restCommitNanoseconds)
     }
 
     @Test("scrub: a shuttle ring runs the scrub at its position's rate, one event a detent, and commits at centre")
@@ -61,7 +72,7 @@ struct ControlTests {
         #expect(abs(scrub.scrubber.positionSeconds - 108) < 1e-6)
     }
 
-    @Test("scrub: a slow turn is one gesture, armed, committed where the knob rests")
+    @Test("scrub: a slow turn is one gesture, committed once where the knob rests")
     func scrubCommit() {
         var scrub = ScrubControl(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100))
         var events: [ControlEvent] = []
