@@ -13,7 +13,7 @@ struct ScrubCommitConfigurationTests {
         var messages = core.knob(by: 1, at: 0, route: .pinned(.scrub))
         while let deadline = core.nextDeadline { messages += core.advance(to: deadline) }
         return messages.compactMap { message -> String? in
-            guard message.className == "scrub" else { return nil }
+            guard message.messageClass == .scrub else { return nil }
             let text = String(decoding: message.bytesWithoutSeq, as: UTF8.self)
             return ["committed", "cancelled"].first { text.contains("\"phase\":\"\($0)\"") }
         }.last
