@@ -138,19 +138,35 @@ def latencies(tools, expect, schedule, counts):
     return rows
 
 
+FLOOD_RSS_LIMIT_KIB = 256 * 1024  # past this the flooder is stopped: the daemon's growth is the finding
+FLOOD_SECONDS = 60  # the quiet client's time limit beside a flooder (latency.sim lasts 13 s)
+
+
 def flooding(tools, expect):
-    """A quiet client's latency alone and beside each flooding neighbour, and the daemon's CPU meanwhile."""
+    """A quiet client's latency alone and beside each flooding neighbour, and the daemon's CPU and
+    memory meanwhile (sampled every 100 ms; a flooder that grows the daemon past
+    FLOOD_RSS_LIMIT_KIB is stopped, and when, is recorded, so the machine is not exhausted)."""
     rows = []
     for mode in (None, "blank", "long", "tempo"):
-        server = start_daemon(tools, ["--simulate", LATENCY, "--hold-until-clients", "1" if mode is None else "2", "--frames", "0"])
-        flood = flooder(tools, server.sock, mode) if mode else None
+        # The quiet client starts the scenario; the flooder connects right after it (first, a
+        # flooder the daemon disconnected would leave the scenario waiting for a second client).
+        server = start_daemon(tools, ["--simulate", LATENCY, "--hold-until-clients", "1", "--frames", "0"])
         before, started = proc_figures(server.proc.pid), time.monotonic()
-        row = {"neighbour": mode or "none", "quiet": measure(tools, server.sock, 1, expect)}
+        harness = Harness(tools, server.sock, 1, expect, timeout=FLOOD_SECONDS)
+        flood = flooder(tools, server.sock, mode) if mode else None
+        row, peak = {"neighbour": mode or "none"}, 0
+        while not select.select([harness.proc.stdout], [], [], 0.1)[0]:  # sampling memory until the harness has its figures
+            peak = max(peak, proc_figures(server.proc.pid)["Rss"])
+            if flood and flood.poll() is None and peak > FLOOD_RSS_LIMIT_KIB:
+                flood.kill()
+                row["flooder_stopped_after_seconds"] = round(time.monotonic() - started, 1)
+        row["quiet"] = harness.result()
+        harness.close()
         after, wall = proc_figures(server.proc.pid), time.monotonic() - started
         row["daemon_cpu_percent"] = round(100 * (after["cpu_seconds"] - before["cpu_seconds"]) / wall, 1)
-        row["daemon_peak_rss_kib"] = after["VmHWM"]
+        row["daemon_peak_rss_kib"] = max(peak, after["Rss"])
         if flood:
-            flood.terminate()
+            flood.kill()
             flood.wait()
         server.stop()
         log("flooding: %s" % json.dumps(row))

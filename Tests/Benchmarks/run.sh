@@ -9,7 +9,8 @@
 # generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead compares the
 # deterministic figures (instruction, syscall and allocation counts) with baseline.json and exits 1
 # when one is more than 5 % worse; --update-baseline also writes them to baseline.json. Installs
-# valgrind, strace, gcc and binutils with apt-get when missing.
+# valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
+# figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mode=write
@@ -20,7 +21,7 @@ esac
 bin=${1:-}
 
 missing=()
-for pair in valgrind:valgrind callgrind_control:valgrind strace:strace cc:gcc strip:binutils python3:python3; do
+for pair in valgrind:valgrind callgrind_control:valgrind strace:strace perl:perl cc:gcc strip:binutils python3:python3; do
     command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 if ((${#missing[@]})); then
@@ -46,6 +47,7 @@ strip -o "$work/flywheeld" "$bin/flywheeld"
 mkdir "$work/scratch"
 
 python3 "$here/measure.py" "$work/flywheeld" "$(cd "$bin" && pwd)/flywheel" "$work" "$work/scratch" > "$work/figures.json"
+[[ -z "${BENCH_FIGURES:-}" ]] || cp "$work/figures.json" "$BENCH_FIGURES"
 case "$mode" in
     check) python3 "$here/report.py" "$work/figures.json" --check "$here/baseline.json" ;;
     baseline) python3 "$here/report.py" "$work/figures.json" --write "$here/BENCHMARKS.md" --update-baseline "$here/baseline.json" ;;
