@@ -25,8 +25,9 @@ CHECKED = [
     ("daemon_syscalls_per_delivered_line", 0.05, 0),
     ("daemon_write_side_syscalls_per_delivered_line", 0.05, 0),
     ("daemon_allocations_per_event", 0.05, 0),
-    ("daemon_frame_allocations_per_delivered_line", 0.05, 0),
 ]
+# Reported, not checked: allocations per delivered line with frames moved by 4 % between runs (they
+# depend on how many frames fit into the spin and how many inputs share a wake-up under strace).
 
 
 def derive(f):
@@ -72,6 +73,8 @@ def derive(f):
     d["spin_syscalls_per_second"] = round(sum(counted_spin["syscalls"].values()) / seconds)
     d["pi_user_percent"] = [round(100 * d["spin_instructions_per_second"] / ips, 2) for ips in reversed(PI_INSTRUCTIONS_PER_SECOND)]
     d["pi_kernel_percent"] = [round(100 * d["spin_syscalls_per_second"] * s, 1) for s in PI_SECONDS_PER_SYSCALL]
+    if "native_rest" not in f:  # measured with --counts-only
+        return d
     rest, spinning = f["native_rest"], f["native_spin"]
     d["rss_rest_kib"], d["pss_rest_kib"] = rest["rest"]["Rss"], rest["rest"]["Pss"]
     d["rss_spin_kib"], d["pss_spin_kib"] = spinning["peak_rss_kib"], spinning["peak_pss_kib"]

@@ -3,22 +3,22 @@
 #
 #   bash Tests/Benchmarks/run.sh [--check | --update-baseline] [BIN_DIR]
 #
-# Builds the shipped daemon (swift build -c release --static-swift-stdlib) unless BIN_DIR holds a
-# flywheeld and flywheel already, strips a copy, compiles the C tools with cc -O2 (the latency
+# Builds the shipped daemon and the flywheel tool (swift build -c release --static-swift-stdlib)
+# unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
 # harness, the relay, the flooders, the allocation counter), measures (measure.py) and writes the
-# generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead compares the
-# deterministic figures (instruction, syscall and allocation counts) with baseline.json and exits 1
-# when one is more than 5 % worse; --update-baseline also writes them to baseline.json. Installs
+# generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead measures only the
+# deterministic figures (instruction, syscall and allocation counts; about 4 minutes), compares them
+# with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json. Installs
 # valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
 # figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 mode=write
 case "${1:-}" in
     --check) mode=check; shift ;;
     --update-baseline) mode=baseline; shift ;;
 esac
-bin=${1:-}
+bin=${1:+$(cd "$1" && pwd)}
+cd "$(dirname "$0")/../.."
 
 missing=()
 for pair in valgrind:valgrind callgrind_control:valgrind strace:strace perl:perl cc:gcc strip:binutils python3:python3; do
@@ -46,7 +46,9 @@ cc -O2 -shared -fPIC -o "$work/alloc_count.so" "$here/alloc_count.c"
 strip -o "$work/flywheeld" "$bin/flywheeld"
 mkdir "$work/scratch"
 
-python3 "$here/measure.py" "$work/flywheeld" "$(cd "$bin" && pwd)/flywheel" "$work" "$work/scratch" > "$work/figures.json"
+only=()
+[[ "$mode" != check ]] || only=(--counts-only)
+python3 "$here/measure.py" "$work/flywheeld" "$bin/flywheel" "$work" "$work/scratch" "${only[@]}" > "$work/figures.json"
 [[ -z "${BENCH_FIGURES:-}" ]] || cp "$work/figures.json" "$BENCH_FIGURES"
 case "$mode" in
     check) python3 "$here/report.py" "$work/figures.json" --check "$here/baseline.json" ;;
