@@ -222,7 +222,8 @@ def main():
     latency_events, spin_events = scenario_events(tools, LATENCY), scenario_events(tools, SPIN)
     schedule = relay_schedule(tools, latency_events)
     figures = {"latency_events": len(latency_events), "spin_events": len(spin_events),
-               "spin_scenario_seconds": spin_events[-1]["time"], "count_clients": COUNT_CLIENTS, "rest_seconds": REST_SECONDS}
+               "spin_scenario_seconds": spin_events[-1]["time"], "count_clients": COUNT_CLIENTS, "rest_seconds": REST_SECONDS,
+               "static_swift_runtime": "libswiftCore" not in subprocess.run(["ldd", daemon], capture_output=True, text=True).stdout}
     log("callgrind: flywheeld, latency.sim to %d clients" % COUNT_CLIENTS)
     figures["callgrind_daemon_events"] = daemon_callgrind(tools, LATENCY, len(latency_events), 0)
     log("callgrind: flywheeld, start to READY and %d s at rest with %d clients watching frames" % (REST_SECONDS, COUNT_CLIENTS - 1))
