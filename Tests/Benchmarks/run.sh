@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# flywheeld's benchmarks, every figure in one run (about 8 minutes; on demand, not in CI):
+#
+#   bash Tests/Benchmarks/run.sh [--check | --update-baseline] [BIN_DIR]
+#
+# Builds the shipped daemon and the flywheel tool (swift build -c release --static-swift-stdlib)
+# unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
+# harness, the relay, the flooders, the allocation counter), measures (measure.py) and writes the
+# generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead measures only the
+# deterministic figures (instruction, syscall and allocation counts; about 4 minutes), compares them
+# with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json. Installs
+# valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
+# figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
+set -euo pipefail
+mode=write
+case "${1:-}" in
+    --check) mode=check; shift ;;
+    --update-baseline) mode=baseline; shift ;;
+esac
+bin=${1:+$(cd "$1" && pwd)}
+cd "$(dirname "$0")/../.."
+
+missing=()
+for pair in valgrind:valgrind callgrind_control:valgrind strace:strace perl:perl cc:gcc strip:binutils python3:python3; do
+    command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+done
+if ((${#missing[@]})); then
+    echo "installing ${missing[*]}" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [[ -z "$bin" ]]; then
+    swift build -c release --static-swift-stdlib --product flywheeld >&2
+    swift build -c release --static-swift-stdlib --product flywheel >&2
+    bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+fi
+for program in flywheeld flywheel; do
+    [[ -x "$bin/$program" ]] || { echo "run.sh: $bin/$program is missing; build it or give its directory." >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+here=Tests/Benchmarks
+for tool in latency_client relay flood_client; do cc -O2 -o "$work/$tool" "$here/$tool.c"; done
+cc -O2 -shared -fPIC -o "$work/alloc_count.so" "$here/alloc_count.c"
+strip -o "$work/flywheeld" "$bin/flywheeld"
+mkdir "$work/scratch"
+
+only=()
+[[ "$mode" != check ]] || only=(--counts-only)
+python3 "$here/measure.py" "$work/flywheeld" "$bin/flywheel" "$work" "$work/scratch" "${only[@]}" > "$work/figures.json"
+[[ -z "${BENCH_FIGURES:-}" ]] || cp "$work/figures.json" "$BENCH_FIGURES"
+case "$mode" in
+    check) python3 "$here/report.py" "$work/figures.json" --check "$here/baseline.json" ;;
+    baseline) python3 "$here/report.py" "$work/figures.json" --write "$here/BENCHMARKS.md" --update-baseline "$here/baseline.json" ;;
+    write) python3 "$here/report.py" "$work/figures.json" --write "$here/BENCHMARKS.md" --check "$here/baseline.json" || true ;;
+esac
