@@ -40,7 +40,7 @@ public enum FlywheelTool {
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":
-                console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod))\n")
+                console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod), v\(LibraryVersions.gpiodAPI) API)\n")
             default:
                 throw ToolError.usage("Unknown command '\(command)'; run 'flywheel --help' for the commands")
             }
