@@ -43,7 +43,7 @@ debootstrap_root() {
 install_packages() {
     "${sudo[@]}" unshare --mount --propagation private sh -euc '
         mount -t proc proc "$1/proc"
-        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2"
+        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2 && apt-get clean"
     ' sh "$cache/base" "${packages[*]}" > "$cache/apt-root.log" 2>&1 ||
         { tail -n 30 "$cache/apt-root.log" >&2; die "apt-get install ${packages[*]} in the $suite root failed (log: $cache/apt-root.log)"; }
     "${sudo[@]}" mv "$cache/base" "$cache/root"

@@ -30,6 +30,8 @@ public final class GPIOLines {
     let request: OpaquePointer
     let lineCount: Int
     let subject: String
+    /// Where reads put the edges, kept from read to read.
+    var buffer: [flywheel_gpiod_edge]
     var closed = false
 
     /// Opens `chip` (a name such as `gpiochip0`, a path, a number or a label) and requests `a`, `b`
@@ -78,6 +80,7 @@ public final class GPIOLines {
         self.fds = fds
         self.pullUpApplied = flywheel_gpiod_request_pull_up(request)
         self.bufferEvents = flywheel_gpiod_request_buffer_events(request)
+        self.buffer = [flywheel_gpiod_edge](repeating: flywheel_gpiod_edge(), count: bufferEvents)
     }
 
     deinit { close() }
@@ -105,7 +108,6 @@ public final class GPIOLines {
     public func readEdges() throws(SystemError) -> (edges: [GPIOEdge], possiblyLost: Bool) {
         var edges: [GPIOEdge] = []
         var possiblyLost = false
-        var buffer = [flywheel_gpiod_edge](repeating: flywheel_gpiod_edge(), count: bufferEvents)
         // Each descriptor has its own queue: an edge on A can be queued while B is being read. Read
         // them all again while any has more, so the batch sorted below is complete (a few rounds at most).
         var round = 0
