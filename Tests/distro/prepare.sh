@@ -6,9 +6,9 @@
 # run takes a fraction of a second.
 #
 # Usage: Tests/distro/prepare.sh
-# Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 3.3 GB, most of it
-#        the Swift toolchain) and, in it, the lane's build directory. Delete it to start afresh
-#        (unmounting nothing: the lane's mounts live in a mount namespace that ends with it).
+# Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 2.7 GB, most of it
+#        the Swift toolchain). Delete it to start afresh (there is nothing to unmount: run.sh's
+#        mounts live in a mount namespace that ends with it).
 # Mirror: $FLYWHEEL_DISTRO_MIRROR, else http://deb.debian.org/debian.
 # Needs: Debian on x86_64 or arm64 with apt, as root or with sudo. Installs debootstrap.
 set -euo pipefail
