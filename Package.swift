@@ -49,6 +49,9 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
+        // One interface to libgpiod 1.6 (v1 API) and 2.x (v2 API), whichever pkg-config finds:
+        // the Swift code calls libgpiod only through it.
+        .target(name: "CGpiodShim", dependencies: ["CGpiod"]),
 
         // Linux system calls Swift's Glibc module leaves out (epoll, timerfd, signalfd, inotify):
         // glibc's own headers, no library.
@@ -65,7 +68,7 @@ let package = Package(
         .target(name: "FlywheelFormats", dependencies: ["FlywheelCore"]),
 
         // Everything that touches the operating system, through one seam.
-        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiod", "CLinux"]),
+        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiodShim", "CLinux"]),
 
         // The daemon as a type: options, configuration, device backends, input timelines, the
         // scheduler that drives the pipeline on the event loop; and the argument parser both

@@ -45,7 +45,7 @@ public enum FlywheelTool {
             case "--help", "-h", "help":
                 console.out(usage + "\n")
             case "--version":
-                console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod))\n")
+                console.out("flywheel \(FlywheelVersion.string) (libgpiod \(LibraryVersions.gpiod), v\(LibraryVersions.gpiodAPI) API)\n")
             default:
                 guard let command = commands.first(where: { $0.name == name }) else {
                     throw ToolError.usage("Unknown command '\(name)'; run 'flywheel --help' for the commands")

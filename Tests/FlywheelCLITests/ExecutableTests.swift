@@ -1,3 +1,4 @@
+import FlywheelIO
 import Testing
 
 /// The real executables, run as child processes.
@@ -17,6 +18,14 @@ struct ExecutableTests {
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err == "open on /nonexistent.edges failed: No such file or directory (ENOENT).\n")
+    }
+
+    @Test("flywheel --version names the libgpiod it runs with and the API it was built for")
+    func versionNamesGPIOAPI() {
+        let run = ChildProcess.run(ChildProcess.product("flywheel"), ["--version"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("flywheel ") && run.out.hasSuffix(", v\(LibraryVersions.gpiodAPI) API)\n"), "\(run.out)")
+        #expect(run.out.contains("(libgpiod \(LibraryVersions.gpiod), "), "\(run.out)")
     }
 
     @Test("flywheeld prints its usage and refuses unknown options")

@@ -17,27 +17,7 @@ set -euo pipefail
 PATH=$PATH:/usr/sbin:/sbin
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${FLYWHEEL_KERNEL_CACHE:-$HOME/.cache/flywheel-kernel}
-mkdir -p "$cache"
-exec 9> "$cache/.lock"
-flock 9
-
-say() { echo "prepare: $*" >&2; }
-die() { say "$*"; exit 1; }
-step="start"
-report_failure() {
-    local status=$?
-    [ $status -eq 0 ] || say "FAILED in step \"$step\" (exit status $status)"
-}
-trap report_failure EXIT
-
-# timed NAME COMMAND...: runs COMMAND as step NAME and prints how long it took.
-timed() {
-    local name=$1 start=$EPOCHREALTIME
-    shift
-    step=$name
-    "$@"
-    say "$(awk -v name="$name" -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%-34s %5.1f s", name, e - s }')"
-}
+source "$here/../scripts/prepare-steps.sh"
 
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)

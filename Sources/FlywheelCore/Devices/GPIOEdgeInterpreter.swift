@@ -21,15 +21,17 @@ public struct GPIOEdge: Sendable, Hashable {
 }
 
 /// Turns an encoder's GPIO edges (A, B and an optional push button) into ``DeviceInput``: the
-/// quadrature decoder for the knob, a software debounce for the button (libgpiod 1.6 has none).
+/// quadrature decoder for the knob, a software debounce for the button (libgpiod 1.6 has none;
+/// 2.x's kernel debounce stamps an edge when the line has settled, so it stays in software on both).
 ///
 /// Each kernel event is one edge, that is one toggle of its line, and is counted as such. Its
 /// rising/falling label is not used: the kernel reads the line when it handles the interrupt, so
 /// while a contact bounces the labels lag (two edges can carry one label). What a toggle count can
 /// miss — an edge the interrupt controller merged away — the backend corrects with the levels it
 /// reads back from the lines at a quiet moment (``reconcile(levels:at:)``). Lost events are reported,
-/// not guessed at: when a line's read returns the kernel's whole 16-event buffer,
-/// ``overflow(levels:at:)`` gives one `gap` and restarts the decoder from the levels read back.
+/// not guessed at: when the kernel dropped events (libgpiod 2: a gap in a line's sequence numbers;
+/// 1.6: a line's read returned the kernel's whole 16-event buffer), ``overflow(levels:at:)`` gives
+/// one `gap` and restarts the decoder from the levels read back.
 public struct GPIOEdgeInterpreter: Sendable {
     /// Quarter steps per detent.
     public let stepsPerDetent: StepsPerDetent

@@ -1,10 +1,11 @@
-import CGpiod
+import CGpiodShim
 import FlywheelCore
 import Glibc
 
-/// An encoder's GPIO lines (A, B and an optional push button) requested for both-edge events
-/// through libgpiod 1.6 (the v1 character-device uAPI of Debian 12 and Raspberry Pi OS bookworm).
-/// Every libgpiod call Flywheel makes is in this file.
+/// An encoder's GPIO lines (A, B and an optional push button) requested for both-edge events,
+/// timestamped with CLOCK_MONOTONIC, through libgpiod 1.6 (v1 API: Debian 12, Raspberry Pi OS
+/// bookworm) or 2.x (v2 API: Debian 13, current Raspberry Pi OS), whichever the build found
+/// (Sources/CGpiodShim). Every libgpiod call Flywheel makes goes through this file and the shim.
 public final class GPIOLines {
     /// A chip as `flywheel devices` lists it.
     public struct ChipInfo: Sendable, Hashable {
@@ -17,59 +18,69 @@ public final class GPIOLines {
     /// The chip's name (`gpiochip0`) and label (`pinctrl-bcm2711`).
     public let chipName: String
     public let chipLabel: String
-    /// The lines' event descriptors (non-blocking), A, B and then the button if there is one.
+    /// The event descriptors to poll (non-blocking): one per line, A, B and then the button (v1
+    /// API), or one for all the lines (v2 API).
     public let fds: [Int32]
     /// Whether the kernel applied the pull-up bias (kernels before 5.5 cannot).
     public let pullUpApplied: Bool
+    /// How many events the kernel queues for each descriptor before it drops some: 16 per line
+    /// (v1 API), 1024 for the request (v2 API).
+    public let bufferEvents: Int
     let chip: OpaquePointer
-    let lines: [OpaquePointer]
+    let request: OpaquePointer
+    let lineCount: Int
     let subject: String
+    /// Where reads put the edges, kept from read to read.
+    var buffer: [flywheel_gpiod_edge]
     var closed = false
-
-    /// The kernel keeps this many events per line; a read that returns as many may have lost some.
-    public static let kernelBufferEvents = 16
 
     /// Opens `chip` (a name such as `gpiochip0`, a path, a number or a label) and requests `a`, `b`
     /// and `button` (offsets or line names) for both-edge events with a pull-up where supported.
     public init(chip chipSpec: String, a: String, b: String, button: String?, consumer: String = "flywheel") throws(SystemError) {
-        let chip = try Syscall.pointer("gpiod_chip_open_lookup", chipSpec) { gpiod_chip_open_lookup(chipSpec) }
-        let name = String(cString: gpiod_chip_name(chip))
+        let chip = try Syscall.gpiodPointer(chipSpec) { flywheel_gpiod_chip_open_lookup(chipSpec) }
+        let name = String(cString: flywheel_gpiod_chip_name(chip))
         subject = "\(name) (\(chipSpec))"
-        var lines: [OpaquePointer] = []
+        let specs = [a, b] + (button.map { [$0] } ?? [])
+        let request: OpaquePointer
         var fds: [Int32] = []
-        var pullUp = true
         do throws(SystemError) {
-            for spec in [a, b] + (button.map { [$0] } ?? []) {
-                let line: OpaquePointer
+            var offsets: [UInt32] = []
+            for spec in specs {
                 if let offset = UInt32(spec) {
-                    line = try Syscall.pointer("gpiod_chip_get_line", "line \(offset) of \(name)") { gpiod_chip_get_line(chip, offset) }
+                    offsets.append(offset)
                 } else {
-                    line = try Syscall.pointer("gpiod_chip_find_line", "line '\(spec)' of \(name)") { gpiod_chip_find_line(chip, spec) }
+                    let found = try Syscall.gpiod("line '\(spec)' of \(name)") { flywheel_gpiod_chip_find_line(chip, spec) }
+                    offsets.append(UInt32(found))
                 }
-                let flags = pullUp ? Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP) : 0
-                var rc = gpiod_line_request_both_edges_events_flags(line, consumer, flags)
-                if rc < 0, pullUp, errno == EINVAL || errno == EOPNOTSUPP {
-                    pullUp = false  // an older kernel without bias support: rely on external pull-ups
-                    rc = gpiod_line_request_both_edges_events(line, consumer)
+            }
+            let lines = specs.joined(separator: ",")
+            request = try Syscall.gpiodPointer("lines \(lines) of \(name)") {
+                flywheel_gpiod_request_edges(chip, offsets, offsets.count, consumer, true)
+            }
+            do throws(SystemError) {
+                for index in 0..<flywheel_gpiod_request_num_fds(request) {
+                    let fd = try Syscall.gpiod("lines \(lines) of \(name)") { flywheel_gpiod_request_fd(request, index) }
+                    let flagsNow = try Syscall.call("fcntl", "lines \(lines) of \(name)") { fcntl(fd, F_GETFL) }
+                    _ = try Syscall.call("fcntl", "lines \(lines) of \(name)") { fcntl(fd, F_SETFL, flagsNow | O_NONBLOCK) }
+                    fds.append(fd)
                 }
-                guard rc == 0 else { throw SystemError(function: "gpiod_line_request_both_edges_events", subject: "line \(spec) of \(name)", errno: errno) }
-                lines.append(line)
-                let fd = try Syscall.call("gpiod_line_event_get_fd", "line \(spec) of \(name)") { gpiod_line_event_get_fd(line) }
-                let flagsNow = try Syscall.call("fcntl", "line \(spec) of \(name)") { fcntl(fd, F_GETFL) }
-                _ = try Syscall.call("fcntl", "line \(spec) of \(name)") { fcntl(fd, F_SETFL, flagsNow | O_NONBLOCK) }
-                fds.append(fd)
+            } catch {
+                flywheel_gpiod_request_release(request)
+                throw error
             }
         } catch {
-            for line in lines { gpiod_line_release(line) }
-            gpiod_chip_close(chip)
+            flywheel_gpiod_chip_close(chip)
             throw error
         }
         self.chip = chip
+        self.request = request
+        self.lineCount = specs.count
         self.chipName = name
-        self.chipLabel = String(cString: gpiod_chip_label(chip))
-        self.lines = lines
+        self.chipLabel = String(cString: flywheel_gpiod_chip_label(chip))
         self.fds = fds
-        self.pullUpApplied = pullUp
+        self.pullUpApplied = flywheel_gpiod_request_pull_up(request)
+        self.bufferEvents = flywheel_gpiod_request_buffer_events(request)
+        self.buffer = [flywheel_gpiod_edge](repeating: flywheel_gpiod_edge(), count: bufferEvents)
     }
 
     deinit { close() }
@@ -77,8 +88,8 @@ public final class GPIOLines {
     /// The lines' levels now: A and B, and the button's (high = released with a pull-up).
     public func levels() throws(SystemError) -> (quadrature: QuadratureLevels, button: Bool?) {
         var values: [Bool] = []
-        for line in lines {
-            let value = try Syscall.call("gpiod_line_get_value", subject) { gpiod_line_get_value(line) }
+        for index in 0..<lineCount {
+            let value = try Syscall.gpiod(subject) { flywheel_gpiod_request_get_value(request, index) }
             values.append(value != 0)
         }
         return (QuadratureLevels(a: values[0], b: values[1]), values.count > 2 ? values[2] : nil)
@@ -91,35 +102,28 @@ public final class GPIOLines {
         return ready > 0
     }
 
-    /// Reads every edge waiting on every line, merged in time order. `possiblyLost` is true when a
-    /// line's read came back with the kernel's whole buffer (events may have been dropped).
+    /// Reads every edge waiting on every line, merged in time order. `possiblyLost` is true when
+    /// the kernel dropped events: a gap in a line's sequence numbers (v2 API), or a line's read that
+    /// came back with the kernel's whole buffer (v1 API, which has no sequence numbers).
     public func readEdges() throws(SystemError) -> (edges: [GPIOEdge], possiblyLost: Bool) {
         var edges: [GPIOEdge] = []
         var possiblyLost = false
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: Self.kernelBufferEvents)
-        // Each line has its own queue: an edge on A can be queued while B is being read. Read them
-        // all again while any has more, so the batch sorted below is complete (a few rounds at most).
+        // Each descriptor has its own queue: an edge on A can be queued while B is being read. Read
+        // them all again while any has more, so the batch sorted below is complete (a few rounds at most).
         var round = 0
         var more = true
         while more {
             round += 1
-        for (index, line) in lines.enumerated() {
-            let which: GPIOEdge.Line = index == 0 ? .a : index == 1 ? .b : .button
-            while true {
-                let count = gpiod_line_event_read_multiple(line, &buffer, UInt32(buffer.count))
-                if count < 0 {
-                    if errno == EAGAIN { break }
-                    if errno == EINTR { continue }
-                    throw SystemError(function: "gpiod_line_event_read_multiple", subject: subject, errno: errno)
+            for index in fds.indices {
+                while true {
+                    let count = try Syscall.gpiodEdges(request, index, into: &buffer, lost: &possiblyLost, subject)
+                    for edge in buffer.prefix(count) {
+                        let which: GPIOEdge.Line = edge.line_index == 0 ? .a : edge.line_index == 1 ? .b : .button
+                        edges.append(GPIOEdge(timeNanoseconds: Nanoseconds(edge.timestamp_ns), line: which, rising: edge.rising))
+                    }
+                    if count < buffer.count { break }
                 }
-                for event in buffer.prefix(Int(count)) {
-                    edges.append(GPIOEdge(
-                        timeNanoseconds: Nanoseconds(event.ts.tv_sec) * 1_000_000_000 + Nanoseconds(event.ts.tv_nsec), line: which,
-                        rising: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE)))
-                }
-                if count == Self.kernelBufferEvents { possiblyLost = true } else { break }
             }
-        }
             more = round < 8 ? try hasPendingEvents() : false
         }
         edges.sort { $0.timeNanoseconds < $1.timeNanoseconds }  // stable: A before B at equal times
@@ -130,17 +134,15 @@ public final class GPIOLines {
     public func close() {
         guard !closed else { return }
         closed = true
-        for line in lines { gpiod_line_release(line) }
-        gpiod_chip_close(chip)
+        flywheel_gpiod_request_release(request)
+        flywheel_gpiod_chip_close(chip)
     }
 
     /// Whether line `offset` of `chip` is requested by some consumer now.
     public static func isRequested(chip: String, offset: UInt32) -> Bool {
-        guard let handle = gpiod_chip_open_lookup(chip) else { return false }
-        defer { gpiod_chip_close(handle) }
-        guard let line = gpiod_chip_get_line(handle, offset) else { return false }
-        _ = gpiod_line_update(line)
-        return gpiod_line_is_used(line)
+        guard let handle = flywheel_gpiod_chip_open_lookup(chip) else { return false }
+        defer { flywheel_gpiod_chip_close(handle) }
+        return flywheel_gpiod_chip_line_is_used(handle, offset) == 1
     }
 
     /// The GPIO chips under `directory` (default /dev) that can be opened.
@@ -148,11 +150,11 @@ public final class GPIOLines {
         let names = (try? FileSystem.listDirectory(directory))?.filter { $0.hasPrefix("gpiochip") } ?? []
         return names.compactMap { name in
             let path = directory + "/" + name
-            guard let chip = gpiod_chip_open(path) else { return nil }
-            defer { gpiod_chip_close(chip) }
+            guard let chip = flywheel_gpiod_chip_open(path) else { return nil }
+            defer { flywheel_gpiod_chip_close(chip) }
             return ChipInfo(
-                path: path, name: String(cString: gpiod_chip_name(chip)), label: String(cString: gpiod_chip_label(chip)),
-                lines: Int(gpiod_chip_num_lines(chip)))
+                path: path, name: String(cString: flywheel_gpiod_chip_name(chip)),
+                label: String(cString: flywheel_gpiod_chip_label(chip)), lines: Int(flywheel_gpiod_chip_num_lines(chip)))
         }
     }
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Prepares the distro lane (README.md beside this file): a Debian 13 (trixie) root made with
+# debootstrap, the base of current Raspberry Pi OS, with Debian's own Swift (swiftlang 6.0.3),
+# libgpiod 2 (libgpiod-dev 2.2.1), libevdev-dev and pkg-config installed in it, as a new user on a
+# current Pi would build Flywheel. Each step runs only when its output is missing, so once done a
+# run takes a fraction of a second.
+#
+# Usage: Tests/distro/prepare.sh
+# Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 2.7 GB, most of it
+#        the Swift toolchain). Delete it to start afresh (there is nothing to unmount: run.sh's
+#        mounts live in a mount namespace that ends with it).
+# Mirror: $FLYWHEEL_DISTRO_MIRROR, else http://deb.debian.org/debian.
+# Needs: Debian on x86_64 or arm64 with apt, as root or with sudo. Installs debootstrap.
+set -euo pipefail
+
+PATH=$PATH:/usr/sbin:/sbin
+cache=${FLYWHEEL_DISTRO_CACHE:-$HOME/.cache/flywheel-distro}
+mirror=${FLYWHEEL_DISTRO_MIRROR:-http://deb.debian.org/debian}
+suite=trixie
+# What a new user installs to build Flywheel, plus the C library's headers the toolchain needs
+# (Debian's swiftlang depends on gcc but not on libc6-dev).
+packages=(swiftlang libgpiod-dev libevdev-dev pkg-config libc6-dev)
+source "$(dirname "$0")/../scripts/prepare-steps.sh"
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+
+host_packages() {
+    dpkg-query -W -f='${Status}' debootstrap 2>/dev/null | grep -q "install ok installed" && return 0
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends debootstrap \
+        > "$cache/apt-install.log" 2>&1 || { cat "$cache/apt-install.log" >&2; die "apt-get install debootstrap failed"; }
+}
+
+debootstrap_root() {
+    "${sudo[@]}" rm -rf "$cache/root.tmp"
+    "${sudo[@]}" debootstrap --variant=minbase "$suite" "$cache/root.tmp" "$mirror" > "$cache/debootstrap.log" 2>&1 ||
+        { tail -n 30 "$cache/debootstrap.log" >&2; die "debootstrap $suite from $mirror failed (log: $cache/debootstrap.log)"; }
+    "${sudo[@]}" mv "$cache/root.tmp" "$cache/base"
+}
+
+# apt-get in the root, in a mount namespace of its own so its /proc goes away with it.
+install_packages() {
+    "${sudo[@]}" unshare --mount --propagation private sh -euc '
+        mount -t proc proc "$1/proc"
+        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2 && apt-get clean"
+    ' sh "$cache/base" "${packages[*]}" > "$cache/apt-root.log" 2>&1 ||
+        { tail -n 30 "$cache/apt-root.log" >&2; die "apt-get install ${packages[*]} in the $suite root failed (log: $cache/apt-root.log)"; }
+    "${sudo[@]}" mv "$cache/base" "$cache/root"
+}
+
+started=$EPOCHREALTIME
+timed "host packages" host_packages
+[ -d "$cache/root" ] || [ -d "$cache/base" ] || timed "debootstrap $suite" debootstrap_root
+[ -d "$cache/root" ] || timed "install ${packages[0]} and the rest" install_packages
+say "Debian $(cat "$cache/root/etc/debian_version") root ready in $cache/root, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"
