@@ -131,7 +131,7 @@ do {
     loop = try EventLoop()
     let listener = try UnixListener.fromSystemd()
         ?? UnixListener.bind(
-            path: socketOption ?? configuration.socketPath ?? defaultSocketPath(), mode: mode_t(configuration.socketMode),
+            path: RuntimeDirectory.prepared(forSocket: socketOption ?? configuration.socketPath ?? defaultSocketPath()), mode: mode_t(configuration.socketMode),
             group: configuration.socketGroup)
     server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
     server.clientLimit = configuration.maxClients
