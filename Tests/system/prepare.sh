@@ -25,9 +25,10 @@ flock 9
 script_name=prepare-system
 source "$here/../kernel/prepare-steps.sh"
 
-# The packages in the root: systemd as init, udev, python3 for the tests, and what the flywheel
-# package depends on (an offline `apt install ./flywheel_*.deb` must find everything).
-packages=systemd,systemd-sysv,udev,kmod,procps,python3,libevdev2,libgpiod2,passwd,libstdc++6,libgcc-s1
+# The packages in the root: systemd as init, udev, D-Bus (systemd-run and logind need it, and a
+# music box has it), python3 for the tests, and what the flywheel package depends on (an offline
+# `apt install ./flywheel_*.deb` must find everything). A changed list makes the root anew.
+packages=systemd,systemd-sysv,udev,dbus,kmod,procps,python3,libevdev2,libgpiod2,passwd,libstdc++6,libgcc-s1
 
 mirror() {
     [ -z "${FLYWHEEL_DEBIAN_MIRROR:-}" ] || { echo "$FLYWHEEL_DEBIAN_MIRROR"; return; }
@@ -42,7 +43,9 @@ bootstrap() {
     "${sudo[@]}" debootstrap --variant=minbase --include="$packages" bookworm "$cache/root.tmp" "$(mirror)" \
         > "$cache/debootstrap.log" 2>&1 || { tail -n 30 "$cache/debootstrap.log" >&2; die "debootstrap failed"; }
     "${sudo[@]}" rm -rf "$cache/root.tmp/var/cache/apt/archives/"*.deb
+    "${sudo[@]}" rm -rf "$cache/root"
     "${sudo[@]}" mv "$cache/root.tmp" "$cache/root"
+    echo "$packages" > "$cache/root.packages"
 }
 
 # The image: the root plus the lane's runner (a unit that runs the job the host shares over 9p)
@@ -82,9 +85,9 @@ started=$EPOCHREALTIME
 [ "$(uname -m)" = x86_64 ] || die "the system lane needs an x86_64 host, this is $(uname -m)"
 timed "the kernel lane's kernel" "$here/../kernel/prepare.sh"
 timed "host packages" install_missing debootstrap e2fsprogs qemu-utils busybox-static cpio kmod
-[ -d "$cache/root" ] || timed "debootstrap bookworm" bootstrap
+[ -d "$cache/root" ] && [ "$(cat "$cache/root.packages" 2> /dev/null)" = "$packages" ] || timed "debootstrap bookworm" bootstrap
 if ! [ "$cache/root.img" -nt "$here/guest-runner.sh" ] || ! [ "$cache/root.img" -nt "$here/flywheel-lane.service" ] ||
-    ! [ "$cache/root.img" -nt "$cache/root" ]; then
+    ! [ "$cache/root.img" -nt "$cache/root.packages" ]; then
     timed "root image" make_image
 fi
 if ! [ "$cache/initramfs.cpio" -nt "$here/system-init.sh" ] || ! [ "$cache/initramfs.cpio" -nt "$kernel_cache/kernel" ]; then
