@@ -333,7 +333,8 @@ def test_remove():
 def test_purge():
     """apt purge removes the configuration, the units' state and the gpio group the package made."""
     apt(["purge", "flywheel"])
-    for path in ["/etc/flywheel", "/var/lib/flywheel", "/etc/systemd/system/sockets.target.wants/flywheeld.socket"]:
+    for path in ["/etc/flywheel", "/var/lib/flywheel", "/etc/systemd/system/sockets.target.wants/flywheeld.socket",
+                 "/etc/systemd/system/flywheeld.socket", "/etc/systemd/system/flywheeld.service"]:   # enabled, or masked by the removal
         check(not os.path.lexists(path), path + " is still there")
     check(not any(g.gr_name == "gpio" for g in grp.getgrall()), "purge kept the gpio group it made")
     check(run(["dpkg-query", "-W", "-f=${Status}", "flywheel"], check_status=False).stdout.strip() in ("", "unknown ok not-installed"),
