@@ -54,7 +54,7 @@ public final class Daemon {
         do {
             listener = try UnixListener.fromSystemd()
                 ?? UnixListener.bind(
-                    path: options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath(),
+                    path: RuntimeDirectory.prepared(forSocket: options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath()),
                     mode: .init(configuration.socketMode), group: configuration.socketGroup)
             server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
         } catch {

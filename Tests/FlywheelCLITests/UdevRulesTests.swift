@@ -40,7 +40,7 @@ struct UdevRulesTests {
     func header() {
         let lines = Self.text.split(separator: "\n")
         #expect(lines.first?.hasPrefix("# Flywheel") == true)
-        #expect(Self.text.contains("Installs to /etc/udev/rules.d/60-flywheel.rules"))
+        #expect(Self.text.contains("installs it to /usr/lib/udev/rules.d/60-flywheel.rules"))
     }
 
     @Test("every rule parses, uses known keys and operators, and every GOTO has its LABEL")

@@ -20,10 +20,10 @@ suite=trixie
 # What a new user installs to build Flywheel, plus the C library's headers the toolchain needs
 # (Debian's swiftlang depends on gcc but not on libc6-dev).
 packages=(swiftlang libgpiod-dev libevdev-dev pkg-config libc6-dev)
+mkdir -p "$cache"
+exec 9> "$cache/.lock"
+flock 9
 source "$(dirname "$0")/../scripts/prepare-steps.sh"
-
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
 
 host_packages() {
     dpkg-query -W -f='${Status}' debootstrap 2>/dev/null | grep -q "install ok installed" && return 0

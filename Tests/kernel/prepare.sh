@@ -17,29 +17,13 @@ set -euo pipefail
 PATH=$PATH:/usr/sbin:/sbin
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${FLYWHEEL_KERNEL_CACHE:-$HOME/.cache/flywheel-kernel}
+mkdir -p "$cache"
+exec 9> "$cache/.lock"
+flock 9
+
+# say, die, timed, apt_update, install_missing, sudo and the failure report.
+script_name=prepare
 source "$here/../scripts/prepare-steps.sh"
-
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-apt_updated=no
-apt_update() {
-    [ "$apt_updated" = yes ] || "${sudo[@]}" apt-get update -qq
-    apt_updated=yes
-}
-
-# install_missing PACKAGE[=VERSION]...: apt-get installs those that are not installed.
-install_missing() {
-    local missing=() package
-    for package in "$@"; do
-        dpkg-query -W -f='${Status}' "${package%%=*}" 2>/dev/null | grep -q "install ok installed" ||
-            missing+=("$package")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    apt_update
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}" > "$cache/apt-install.log" 2>&1 ||
-        { cat "$cache/apt-install.log" >&2; die "apt-get install ${missing[*]} failed"; }
-}
 
 pick_kernel() {
     apt_update
@@ -119,22 +103,8 @@ make_module_tree() {
 # busybox, guest-init.sh as /init and the modules it loads before it can reach the host's files:
 # virtio-pci, 9p (with netfs and fscache), overlay and configfs, in modprobe's order.
 make_initramfs() {
-    local root=$cache/initramfs.tmp ko
-    rm -rf "$root"
-    mkdir -p "$root"/{bin,dev,proc,sys,job,newroot,mnt/host,mnt/rw,modules}
-    cp /bin/busybox "$root/bin/busybox"
-    cp "$here/guest-init.sh" "$root/init"
-    chmod 755 "$root/init"
-    modprobe -d "$cache/modules" -S "$kver" --show-depends -a virtio_pci 9pnet_virtio 9p overlay configfs |
-        awk '$1 == "insmod" && !seen[$2]++ { print $2 }' > "$root/modules/paths"
-    while read -r ko; do
-        cp "$ko" "$root/modules/"
-        basename "$ko" >> "$root/modules/load-order"
-    done < "$root/modules/paths"
-    rm "$root/modules/paths"
-    (cd "$root" && find . | cpio -o -H newc --quiet) > "$cache/initramfs.cpio.tmp"
-    rm -r "$root"
-    mv "$cache/initramfs.cpio.tmp" "$cache/initramfs.cpio"
+    "$here/make-initramfs.sh" "$here/guest-init.sh" "$cache/initramfs.cpio" "$cache/modules" "$kver" \
+        virtio_pci 9pnet_virtio 9p overlay configfs
 }
 
 started=$EPOCHREALTIME

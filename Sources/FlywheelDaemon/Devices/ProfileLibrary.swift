@@ -10,7 +10,8 @@ public struct ProfileLibrary: Sendable {
     public init(directories: [String]) { self.directories = directories }
 
     /// The search path: `--hardware DIR`, `$FLYWHEEL_HARDWARE`, the `hardware/` folder a scenario
-    /// sits in (or above), the source checkout the tool was built in, then the installed copy.
+    /// sits in (or above), the folders found from the program's own location (an installed or unpacked
+    /// package, the checkout the tool was built in), then the installed copies.
     public static func searchPath(explicit: String?, scenarioPath: String?) -> [String] {
         var directories: [String] = []
         if let explicit { directories.append(explicit) }
@@ -19,12 +20,7 @@ public struct ProfileLibrary: Sendable {
             let folder = scenarioPath.contains("/") ? String(scenarioPath[..<scenarioPath.lastIndex(of: "/")!]) : "."
             directories += [folder, folder + "/..", folder + "/../hardware"]
         }
-        // <checkout>/.build/<config>/flywheel → <checkout>/hardware
-        let executable = CommandLine.arguments.first ?? ""
-        if executable.contains("/") {
-            let folder = String(executable[..<executable.lastIndex(of: "/")!])
-            directories += [folder + "/../../hardware", folder + "/../../../hardware"]
-        }
+        directories += besideExecutable()
         directories += ["hardware", "/usr/local/share/flywheel/hardware", "/usr/share/flywheel/hardware"]
         return directories
     }

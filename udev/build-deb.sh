@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Builds Flywheel's Debian package for this machine's architecture (amd64 here, arm64 on a 64-bit
+# Raspberry Pi OS or any arm64 Debian): a release build with the Swift runtime linked statically,
+# stripped, so the package needs no Swift toolchain; its Depends come from the shared libraries the
+# binaries link (dpkg-shlibdeps), so they are right on each Debian release (libgpiod2 on Debian 12).
+#
+# Usage: udev/build-deb.sh [--no-build] [--output DIR]
+#   --no-build    package the release build already made (swift build -c release --static-swift-stdlib)
+#   --output DIR  where the .deb goes (default .build/deb); its path is the last line printed
+# Needs: Swift 6, libevdev-dev, libgpiod-dev, pkg-config, dpkg-dev (dpkg-shlibdeps), binutils (strip).
+#
+# What it installs:
+#   /usr/bin/flywheeld, /usr/bin/flywheel
+#   /usr/share/flywheel/hardware/          profiles, scenarios, the encoder overlay
+#   /usr/lib/udev/rules.d/60-flywheel.rules
+#   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, flywheel-mpd.service
+#   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
+#   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, profiles' format, copyright, changelog
+#   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
+# and the maintainer scripts in udev/package/ (the gpio group, udev reload, the socket enabled).
+set -euo pipefail
+
+# The protocol document, found under Sources/ when empty (wherever it lives, a DocC catalog included).
+PROTOCOL_DOC=${FLYWHEEL_PROTOCOL_DOC:-}
+MAINTAINER=${FLYWHEEL_MAINTAINER:-Flywheel developers <flywheel@example.org>}
+# The package's revision of the program's version: flywheel_VERSION-REVISION_ARCH.deb.
+REVISION=${FLYWHEEL_DEB_REVISION:-1}
+# The licence the copyright file states (the project has not published one yet).
+LICENSE_NAME=${FLYWHEEL_LICENSE_NAME:-unspecified}
+LICENSE_TEXT=${FLYWHEEL_LICENSE_TEXT:-No licence has been published for Flywheel yet; all rights are reserved by its authors.}
+
+cd "$(dirname "$0")/.."
+build=yes
+output=.build/deb
+while [ $# -gt 0 ]; do
+    case $1 in
+        --no-build) build=no; shift ;;
+        --output) [ $# -ge 2 ] || { echo "build-deb: --output needs a folder" >&2; exit 2; }; output=$2; shift 2 ;;
+        *) echo "usage: udev/build-deb.sh [--no-build] [--output DIR]" >&2; exit 2 ;;
+    esac
+done
+say() { echo "build-deb: $*" >&2; }
+die() { say "$*"; exit 1; }
+for tool in dpkg-shlibdeps dpkg-deb strip gzip; do
+    command -v "$tool" > /dev/null || die "$tool is missing (apt-get install dpkg-dev binutils gzip)"
+done
+umask 022
+# Full RELRO: the dynamic linker resolves every symbol at start, then the table is read-only.
+swift_options=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+
+if [ "$build" = yes ]; then
+    say "swift build -c release --static-swift-stdlib"
+    for product in flywheeld flywheel; do
+        swift build "${swift_options[@]}" --product "$product" >&2
+    done
+fi
+bin=$(swift build "${swift_options[@]}" --show-bin-path)
+for program in flywheeld flywheel; do
+    [ -x "$bin/$program" ] || die "$bin/$program is not built (run without --no-build)"
+done
+
+if [ -z "$PROTOCOL_DOC" ]; then
+    PROTOCOL_DOC=$(find Sources -iname 'PROTOCOL.md' -print | sort | head -n 1)
+fi
+[ -n "$PROTOCOL_DOC" ] && [ -f "$PROTOCOL_DOC" ] ||
+    die "the protocol document (PROTOCOL.md) was not found under Sources/; set FLYWHEEL_PROTOCOL_DOC"
+
+upstream=$("$bin/flywheeld" --version | awk '{ print $2 }')
+[[ $upstream =~ ^[0-9][0-9A-Za-z.+~]*$ ]] || die "flywheeld --version gave no usable version: '$upstream'"
+version=$upstream-$REVISION
+arch=$(dpkg --print-architecture)
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2> /dev/null || date +%s)}
+commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
+
+mkdir -p "$output"
+work=$(mktemp -d "${TMPDIR:-/tmp}/flywheel-deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+doc=$root/usr/share/doc/flywheel
+hardware=$root/usr/share/flywheel/hardware
+
+install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" "$hardware/scenarios" "$root/usr/lib/udev/rules.d" \
+    "$root/usr/lib/systemd/system" "$root/etc/flywheel" "$doc"
+for program in flywheeld flywheel; do
+    install -m 0755 "$bin/$program" "$root/usr/bin/$program"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$program"
+done
+install -m 0644 hardware/*.profile hardware/*.dts "$hardware/"
+install -m 0644 hardware/scenarios/*.sim "$hardware/scenarios/"
+install -m 0644 udev/60-flywheel.rules "$root/usr/lib/udev/rules.d/"
+install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service "$root/usr/lib/systemd/system/"
+install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
+install -m 0644 README.md "$doc/README.md"
+install -m 0644 "$PROTOCOL_DOC" "$doc/PROTOCOL.md"
+install -m 0644 hardware/RASPBERRY-PI.md hardware/PROFILES.md "$doc/"
+install -D -m 0644 udev/package/lintian-overrides "$root/usr/share/lintian/overrides/flywheel"
+
+cat > "$doc/copyright" <<COPYRIGHT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: flywheel
+
+Files: *
+Copyright: $(date -u -d "@$epoch" +%Y) the Flywheel authors
+License: $LICENSE_NAME
+ $LICENSE_TEXT
+COPYRIGHT
+{
+    echo "flywheel ($version) unstable; urgency=medium"
+    echo
+    echo "  * Built from the Flywheel source tree, commit $commit."
+    echo
+    echo " -- $MAINTAINER  $(date -u -R -d "@$epoch")"
+} | gzip -9n > "$doc/changelog.Debian.gz"
+touch -d "@$epoch" "$doc/changelog.Debian.gz"
+
+# Manual pages: each program's --help, verbatim.
+manual() {
+    local program=$1 section=$2 summary=$3
+    {
+        echo ".TH ${program^^} $section \"$(date -u -d "@$epoch" +%Y-%m-%d)\" \"flywheel $upstream\""
+        echo ".SH NAME"
+        echo "$program \\- $summary"
+        echo ".SH DESCRIPTION"
+        echo ".nf"
+        "$bin/$program" --help | sed -e 's/\\/\\e/g' -e 's/^[.'"'"']/\\\&&/'
+        echo ".fi"
+        echo ".SH SEE ALSO"
+        echo "/usr/share/doc/flywheel/README.md, /usr/share/doc/flywheel/PROTOCOL.md"
+    } | gzip -9n > "$root/usr/share/man/man$section/$program.$section.gz"
+}
+manual flywheeld 8 "serves tempo and scrub events from knobs, jog wheels and touch panels"
+manual flywheel 1 "knobs, jog wheels and touch panels with physical feel"
+
+install -m 0755 udev/package/postinst udev/package/prerm udev/package/postrm "$root/DEBIAN/"
+echo /etc/flywheel/flywheel.json5 > "$root/DEBIAN/conffiles"
+
+# Depends: the packages whose shared libraries the binaries link, with the versions their symbols need.
+mkdir -p "$work/shlibs/debian"
+printf 'Source: flywheel\n\nPackage: flywheel\nArchitecture: any\n' > "$work/shlibs/debian/control"
+shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/flywheeld" "$root/usr/bin/flywheel" 2> "$work/shlibdeps.log") ||
+    { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
+depends=${shlibs#shlibs:Depends=}
+[ -n "$depends" ] && [ "$depends" != "$shlibs" ] || die "dpkg-shlibdeps gave no Depends: '$shlibs'"
+# groupadd and groupdel (the gpio group) are in passwd.
+depends="$depends, passwd"
+
+installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat > "$root/DEBIAN/control" <<CONTROL
+Package: flywheel
+Version: $version
+Architecture: $arch
+Maintainer: $MAINTAINER
+Installed-Size: $installed_size
+Depends: $depends
+Recommends: systemd, udev
+Suggests: mpd
+Section: sound
+Priority: optional
+Description: knobs and jog wheels with physical feel, as tempo and scrub events
+ flywheeld reads rotary encoders on GPIO pins, USB jog wheels and knobs
+ (Griffin PowerMate, Contour ShuttleXpress and ShuttlePRO, Surface Dial) and
+ touch panels, gives their motion physical feel (inertia after a flick,
+ springy detents) and serves it as tempo and scrub events on a Unix socket
+ for players, displays and metronomes.
+ .
+ This package holds the daemon and the flywheel tool, device profiles, udev
+ rules that give the service access to the devices and start it when one is
+ plugged in, and systemd units: flywheeld.socket is enabled on installation;
+ flywheel-mpd.service, which scrubs MPD's current song, is left for the
+ administrator to enable.
+CONTROL
+(cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+find "$root" -exec touch -h -d "@$epoch" {} +
+
+deb=$output/flywheel_${version}_${arch}.deb
+rm -f "$output"/flywheel_*_"$arch".deb
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" > /dev/null
+say "$(du -h "$deb" | cut -f1) $deb (Depends: $depends)"
+echo "$deb"
