@@ -3,6 +3,9 @@
 public enum ControlEvent: Sendable, Hashable {
     /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
     case tempo(bpm: Int, value: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
+    /// The volume changed (`moved`), a gesture on it began (`began`), it came to rest (`settled`),
+    /// or a client set it (`set`).
+    case volume(volume: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
     /// A scrub phase: began, moved, committed or cancelled.
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.
@@ -13,7 +16,7 @@ public enum ControlEvent: Sendable, Hashable {
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
         switch self {
-        case .tempo(_, _, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
+        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
         }
     }
 
@@ -25,6 +28,8 @@ public enum ControlEvent: Sendable, Hashable {
         switch self {
         case .tempo(let bpm, let value, let phase, let t):
             return .object([("class", .string("tempo")), ("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue)), ("time", .number(t.secondsText))])
+        case .volume(let volume, let phase, let t):
+            return .object([("class", .string("volume")), ("volume", .int(volume)), ("phase", .string(phase.rawValue)), ("time", .number(t.secondsText))])
         case .scrub(let phase, let position, let duration, let origin, let t):
             return .object([
                 ("class", .string("scrub")), ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))),

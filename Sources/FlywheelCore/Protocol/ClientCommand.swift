@@ -23,6 +23,8 @@ public enum ClientCommand: Sendable, Hashable {
     case setTempo(bpm: Double?, range: ClosedRange<Int>?, table: TempoTable?)
     /// Set the scrub content: duration and/or position in seconds.
     case setScrub(duration: Double?, position: Double?)
+    /// Set the volume (0 up to the cap).
+    case setVolume(Double)
     /// Select a mode.
     case setMode(String)
     /// A tap for tap tempo.
@@ -31,7 +33,7 @@ public enum ClientCommand: Sendable, Hashable {
     case ping
 
     /// The classes a client may watch.
-    public static let watchableClasses = ["tempo", "scrub", "mode", "button", "device", "gap", "hint", "frame"]
+    public static let watchableClasses = ["tempo", "scrub", "volume", "mode", "button", "device", "gap", "hint", "frame"]
 
     /// Parses one line (without its newline).
     public static func parse(_ line: [UInt8]) throws(ProtocolError) -> ClientCommand {
@@ -102,7 +104,7 @@ public enum ClientCommand: Sendable, Hashable {
             return .watch(classes: classes, frames: frames)
         case "set":
             guard let controlValue = value["control"] else {
-                throw ProtocolError("missing-field", "\"set\" needs a \"control\": tempo, scrub or mode.")
+                throw ProtocolError("missing-field", "\"set\" needs a \"control\": tempo, scrub, volume or mode.")
             }
             guard let control = controlValue.stringValue else {
                 throw ProtocolError("bad-type", "\"control\" must be a string, not \(controlValue.kindDescription).")
@@ -148,6 +150,10 @@ public enum ClientCommand: Sendable, Hashable {
                     throw ProtocolError("out-of-range", "\"position\" \(JSONValue.double(position).encoded()) is past the \"duration\" \(JSONValue.double(duration).encoded()).")
                 }
                 return .setScrub(duration: duration, position: position)
+            case "volume":
+                try allow(["control", "volume"])
+                guard let level = try number("volume") else { throw ProtocolError("missing-field", "\"set\" for volume needs \"volume\" (0–100).") }
+                return .setVolume(level)
             case "mode":
                 try allow(["control", "mode"])
                 guard let field = value["mode"] else { throw ProtocolError("missing-field", "\"set\" for mode needs \"mode\".") }
@@ -156,7 +162,7 @@ public enum ClientCommand: Sendable, Hashable {
                 }
                 return .setMode(name)
             default:
-                throw ProtocolError("unknown-control", "There is no control \"\(control)\"; the controls are tempo, scrub and mode.")
+                throw ProtocolError("unknown-control", "There is no control \"\(control)\"; the controls are tempo, scrub, volume and mode.")
             }
         default:
             throw ProtocolError("unknown-command", "Unknown command \"\(cmd)\"; the commands are watch, get, set, tap and ping.")

@@ -10,14 +10,16 @@ struct MPDBridgeTests {
     static let soxPath = "/usr/bin/sox"
     static var available: Bool { access(mpdPath, X_OK) == 0 && access(soxPath, X_OK) == 0 }
 
-    /// A background child process (killed and reaped by `stop`).
+    /// A background child process (killed and reaped by `stop`); its standard error goes to
+    /// `stderrPath` when given.
     final class Background {
         let pid: pid_t
-        init(_ argv: [String]) throws {
+        init(_ argv: [String], stderrPath: String? = nil) throws {
             var pid: pid_t = 0
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
             let cArgs = argv.map { strdup($0) } + [nil]
             defer { cArgs.forEach { free($0) }; posix_spawn_file_actions_destroy(&actions) }
             guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { throw TestFailure("spawn \(argv[0]) failed") }
@@ -59,15 +61,34 @@ struct MPDBridgeTests {
         return condition()
     }
 
+    /// flywheeld on `scenario` (in this folder) under `configuration`, a watching client (first,
+    /// so it sees everything the bridge causes), then `flywheel mpd` to `mpd` with
+    /// `bridgeArguments`, its standard error in DIRECTORY/bridge.err. Playback starts with the bridge.
+    static func startBridge(
+        _ directory: String, configuration: String, scenario: String, mpd: String, bridgeArguments: [String] = []
+    ) throws -> (DaemonProcess, TestClient, Background) {
+        let config = directory + "/flywheel.json5"
+        RepositoryPaths.write(configuration, to: config)
+        let daemon = try DaemonProcess([
+            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/" + scenario),
+            "--hold-until-clients", "2", "--frames", "0",
+        ])
+        let watcher = try TestClient(daemon.socketPath)
+        let bridge = try Background(
+            [ChildProcess.product("flywheel"), "mpd", "--socket", daemon.socketPath, "--mpd", mpd] + bridgeArguments,
+            stderrPath: directory + "/bridge.err")
+        return (daemon, watcher, bridge)
+    }
+
     static func startMPD(_ directory: String) throws -> Background {
         let mpd = try Background([mpdPath, "--no-daemon", directory + "/mpd.conf"])
         #expect(eventually { access(directory + "/mpd.sock", F_OK) == 0 && (try? MPDProbe(directory + "/mpd.sock")) != nil })
         return mpd
     }
 
-    @Test("commits seek MPD, a cancelled scrub does not, the duration reaches flywheeld, and an MPD restart is survived",
-          .enabled(if: available, "mpd and sox are not installed (.ci/run installs them)"))
-    func bridge() throws {
+    /// A directory with a 3-minute tone and an MPD configuration (null output, with `mixer` as
+    /// its mixer_type when given).
+    static func prepareMPD(mixer: String?) -> String {
         var template = Array("/tmp/flywheel-mpd-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         mkdir(directory + "/music", 0o755)
@@ -82,9 +103,17 @@ struct MPDBridgeTests {
             audio_output {
                 type "null"
                 name "null"
+                \(mixer.map { "mixer_type \"\($0)\"" } ?? "")
             }
 
             """, to: directory + "/mpd.conf")
+        return directory
+    }
+
+    @Test("commits seek MPD, a cancelled scrub does not, the duration reaches flywheeld, and an MPD restart is survived",
+          .enabled(if: available, "mpd and sox are not installed (.ci/run installs them)"))
+    func bridge() throws {
+        let directory = Self.prepareMPD(mixer: nil)
         var mpd = try Self.startMPD(directory)
         defer { mpd.stop() }
         let probe = try MPDProbe(directory + "/mpd.sock")
@@ -98,16 +127,10 @@ struct MPDBridgeTests {
         let start = probe.elapsed
         #expect(abs(start - 30) < 1.5)
 
-        let config = directory + "/flywheel.json5"
-        RepositoryPaths.write("{ devices: [ { profile: 'ec11', control: 'scrub' } ] }", to: config)
-        let daemon = try DaemonProcess([
-            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/mpd-scrubs.sim"),
-            "--hold-until-clients", "2", "--frames", "0",
-        ])
+        let (daemon, watcher, bridge) = try Self.startBridge(
+            directory, configuration: "{ devices: [ { profile: 'ec11', control: 'scrub' } ] }", scenario: "mpd-scrubs.sim", mpd: directory + "/mpd.sock")
         defer { _ = daemon.stop() }
-        let bridge = try Background([ChildProcess.product("flywheel"), "mpd", "--socket", daemon.socketPath, "--mpd", directory + "/mpd.sock"])
         defer { bridge.stop() }
-        let watcher = try TestClient(daemon.socketPath)  // the second client: playback starts
 
         // The cancelled click, then the first commit.
         let cancelled = watcher.next(where: { $0["phase"]?.stringValue == "cancelled" })
