@@ -83,8 +83,10 @@ struct MIDIBridgeTests {
             let mean = (ticks.last! - ticks.first!) / Double(intervals.count)
             let jitter = intervals.map { abs($0 - period) }
             print("flywheel midi: \(Int(bpm)) BPM: mean tick interval \(mean * 1e3) ms (ideal \(period * 1e3)), jitter p50 \(Self.percentile(jitter, 0.5) * 1e3) ms, p99 \(Self.percentile(jitter, 0.99) * 1e3) ms, max \(jitter.max()! * 1e3) ms over \(intervals.count) intervals")
-            // The rate, not the timing of single ticks (the machine is shared): within 2 %.
-            #expect(abs(mean - period) / period < 0.02, "\(bpm) BPM: mean interval \(mean) s, ideal \(period) s")
+            // The rate, not the timing of single ticks (the machine is shared): the median interval within 2 %
+            // (24 ticks a quarter note rather than 25 would be 4 % off).
+            let median = Self.percentile(intervals, 0.5)
+            #expect(abs(median - period) / period < 0.02, "\(bpm) BPM: median interval \(median) s, ideal \(period) s")
         }
     }
 }
