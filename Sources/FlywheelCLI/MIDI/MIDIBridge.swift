@@ -15,8 +15,7 @@ final class MIDIBridge {
     var messages: MIDIMessages
     var clock: MIDIClock?
     var flywheel: LineSocket?
-    var backoffSeconds = 0.125
-    var nextAttempt: Nanoseconds = 0
+    var backoff = ReconnectBackoff()
     var stopping = false
 
     init(flywheel: String, output: FileOutput, channel: Int, clock: Bool, log: @escaping (String) -> Void) {
@@ -33,19 +32,17 @@ final class MIDIBridge {
     }
 
     func connect(_ loop: EventLoop) {
-        guard flywheel == nil, MonotonicClock.now() >= nextAttempt else { return }
+        guard flywheel == nil, backoff.mayTry(at: MonotonicClock.now()) else { return }
         do {
             let socket = try LineSocket(connectingTo: flywheelAddress)
             try socket.send(#"{"cmd":"watch","classes":["tempo","scrub","volume","button"],"frames":false}"#)
             try socket.send(#"{"cmd":"get"}"#)
             try loop.register(socket.fd, interest: .readable) { [unowned self] _ in self.readable(loop) }
             flywheel = socket
-            backoffSeconds = 0.125
+            backoff.succeeded()
             log("flywheel midi: connected to flywheeld at \(flywheelAddress), writing to \(output.name).")
         } catch {
-            backoffSeconds = min(10, backoffSeconds * 2)
-            nextAttempt = MonotonicClock.now() + Nanoseconds(backoffSeconds * 1e9)
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(error); retrying in \(MotionPlot.fixed(backoffSeconds, 2)) s.")
+            log("flywheel midi: flywheeld at \(flywheelAddress): \(error); \(backoff.failed(at: MonotonicClock.now()))")
         }
     }
 
@@ -62,9 +59,7 @@ final class MIDIBridge {
         if let reason {
             loop.unregister(flywheel.fd)
             self.flywheel = nil
-            backoffSeconds = min(10, backoffSeconds * 2)
-            nextAttempt = MonotonicClock.now() + Nanoseconds(backoffSeconds * 1e9)
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(reason); retrying in \(MotionPlot.fixed(backoffSeconds, 2)) s.")
+            log("flywheel midi: flywheeld at \(flywheelAddress): \(reason); \(backoff.failed(at: MonotonicClock.now()))")
         }
     }
 
@@ -110,7 +105,7 @@ final class MIDIBridge {
         while !stopping {
             connect(loop)
             tick()
-            let deadlines = [clock?.nextTick, flywheel == nil ? nextAttempt : nil].compactMap { $0 }
+            let deadlines = [clock?.nextTick, flywheel == nil ? backoff.nextAttemptNanoseconds : nil].compactMap { $0 }
             loop.arm(at: deadlines.min())
             try loop.runOnce(timeoutMilliseconds: -1)
         }

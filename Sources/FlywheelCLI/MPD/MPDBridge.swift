@@ -43,8 +43,7 @@ final class MPDBridge {
     var needsSync = true
     var scrubActive = false
     var playing = false
-    var backoff: [String: Double] = [:]
-    var nextAttempt: [String: Double] = [:]
+    var backoff: [String: ReconnectBackoff] = ["flywheeld": ReconnectBackoff(), "MPD": ReconnectBackoff()]
 
     init(flywheel: String, mpd: String, buttons: [Int: MPDTransport], log: @escaping (String) -> Void) {
         flywheelAddress = flywheel
@@ -53,16 +52,11 @@ final class MPDBridge {
         self.log = log
     }
 
-    static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
-
     /// Whether a reconnection to `side` may be tried now; after a failure the wait doubles up to 10 s.
-    func mayTry(_ side: String) -> Bool { Self.now() >= nextAttempt[side, default: 0] }
+    func mayTry(_ side: String) -> Bool { backoff[side, default: ReconnectBackoff()].mayTry(at: MonotonicClock.now()) }
 
     func failed(_ side: String, _ address: String, _ reason: String) {
-        let wait = min(10, max(0.25, (backoff[side] ?? 0.125) * 2))
-        backoff[side] = wait
-        nextAttempt[side] = Self.now() + wait
-        log("flywheel mpd: \(side) at \(address): \(reason); retrying in \(MotionPlot.fixed(wait, 2)) s.")
+        log("flywheel mpd: \(side) at \(address): \(reason); \(backoff[side, default: ReconnectBackoff()].failed(at: MonotonicClock.now()))")
     }
 
     func connectFlywheel() {
@@ -74,7 +68,7 @@ final class MPDBridge {
             flywheelVolume = nil  // read MPD's volume back into this daemon
             agreedVolume = nil
             awaitingEcho = false
-            backoff["flywheeld"] = nil
+            backoff["flywheeld"]?.succeeded()
             needsSync = true
             log("flywheel mpd: connected to flywheeld at \(flywheelAddress).")
         } catch {
@@ -89,7 +83,7 @@ final class MPDBridge {
             idling = false
             noidleSent = false
             saidNoMixer = false
-            backoff["MPD"] = nil
+            backoff["MPD"]?.succeeded()
             needsSync = true
             log("flywheel mpd: connected to MPD at \(mpdAddress).")
         } catch {
@@ -233,8 +227,8 @@ final class MPDBridge {
             // Wake for a reconnection attempt, or every second while playing to keep the position current.
             var timeout: Int32 = -1
             if flywheel == nil || mpd == nil {
-                let next = nextAttempt.values.min() ?? Self.now()
-                timeout = Int32(max(0, (next - Self.now()) * 1000).rounded(.up))
+                let now = MonotonicClock.now()
+                timeout = backoff.values.filter { !$0.mayTry(at: now) }.map { $0.pollTimeoutMilliseconds(at: now) }.min() ?? 0
             } else if playing {
                 timeout = 1000
             }

@@ -12,8 +12,7 @@ final class OSCBridge {
     let sender: UDPSender
     let log: (String) -> Void
     var flywheel: LineSocket?
-    var backoffSeconds = 0.125
-    var nextAttempt = 0.0
+    var backoff = ReconnectBackoff()
     var receiverMissing = false
     /// Messages sent, for the log on exit.
     var sent = 0
@@ -25,16 +24,14 @@ final class OSCBridge {
         self.log = log
     }
 
-    static func now() -> Double { Double(MonotonicClock.now()) / 1e9 }
-
     func connect() {
-        guard flywheel == nil, Self.now() >= nextAttempt else { return }
+        guard flywheel == nil, backoff.mayTry(at: MonotonicClock.now()) else { return }
         do {
             let socket = try LineSocket(connectingTo: flywheelAddress)
             let classes = JSONValue.array(preset.classes.map(JSONValue.string)).encoded()
             try socket.send(#"{"cmd":"watch","classes":\#(classes),"frames":false}"#)
             flywheel = socket
-            backoffSeconds = 0.125
+            backoff.succeeded()
             log("flywheel osc: connected to flywheeld at \(flywheelAddress), sending to \(sender.address) (\(preset.rawValue)).")
         } catch {
             drop("\(error)")
@@ -44,9 +41,7 @@ final class OSCBridge {
     /// The connection failed or ended: the next attempt waits twice as long, up to 10 s.
     func drop(_ reason: String) {
         flywheel = nil
-        backoffSeconds = min(10, backoffSeconds * 2)
-        nextAttempt = Self.now() + backoffSeconds
-        log("flywheel osc: flywheeld at \(flywheelAddress): \(reason); retrying in \(MotionPlot.fixed(backoffSeconds, 2)) s.")
+        log("flywheel osc: flywheeld at \(flywheelAddress): \(reason); \(backoff.failed(at: MonotonicClock.now()))")
     }
 
     /// Sends the messages for one line from flywheeld.
@@ -76,7 +71,7 @@ final class OSCBridge {
             connect()
             var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
             if let flywheel { fds.append(pollfd(fd: flywheel.fd, events: Int16(POLLIN), revents: 0)) }
-            let timeout = flywheel == nil ? Int32(max(0, (nextAttempt - Self.now()) * 1000).rounded(.up)) : -1
+            let timeout = flywheel == nil ? backoff.pollTimeoutMilliseconds(at: MonotonicClock.now()) : -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno == EINTR { continue }
             if fds[0].revents != 0, !signals.drain().isEmpty {
