@@ -18,11 +18,11 @@ final class MIDIBridge {
     var backoff = ReconnectBackoff()
     var stopping = false
 
-    init(flywheel: String, output: FileOutput, channel: Int, clock: Bool, log: @escaping (String) -> Void) {
+    init(flywheel: String, output: FileOutput, channel: Int, buttons: MIDIMessages.ButtonStyle, clock: Bool, log: @escaping (String) -> Void) {
         flywheelAddress = flywheel
         self.output = output
         sendsClock = clock
-        messages = MIDIMessages(channel: channel)
+        messages = MIDIMessages(channel: channel, buttons: buttons)
         self.log = log
     }
 

@@ -8,13 +8,24 @@ struct MIDIMessages {
     /// The note of BTN_0 (C2); BTN_n is that plus n.
     static let firstButtonNote = 36
 
+    /// How buttons are sent: as notes (on at press, off at release) or as controllers (127 at
+    /// press, 0 at release), both numbered from 36 for BTN_0.
+    enum ButtonStyle: String, CaseIterable {
+        case notes
+        case cc
+    }
+
     let channel: UInt8  // 0…15
+    let buttonStyle: ButtonStyle
     /// The last value of each control, to tell the direction of a step.
     var lastValues: [String: Double] = [:]
     /// The tempo, for the song position of a scrub commit.
     var bpm = 120.0
 
-    init(channel: Int) { self.channel = UInt8(min(max(channel, 1), 16) - 1) }
+    init(channel: Int, buttons: ButtonStyle = .notes) {
+        self.channel = UInt8(min(max(channel, 1), 16) - 1)
+        buttonStyle = buttons
+    }
 
     /// The bytes for one event from flywheeld.
     mutating func bytes(for event: JSONValue) -> [UInt8] {
@@ -34,9 +45,11 @@ struct MIDIMessages {
         case "button":
             guard let code = event["code"]?.doubleValue, let action = event["action"]?.stringValue else { return [] }
             let note = UInt8(min(max(Self.firstButtonNote + Int(code) - Int(KeyCode.btn0), 0), 127))
-            switch action {
-            case "press": return [0x90 | channel, note, 100]
-            case "release": return [0x80 | channel, note, 0]
+            switch (action, buttonStyle) {
+            case ("press", .notes): return [0x90 | channel, note, 100]
+            case ("release", .notes): return [0x80 | channel, note, 0]
+            case ("press", .cc): return [0xB0 | channel, note, 127]
+            case ("release", .cc): return [0xB0 | channel, note, 0]
             default: return []
             }
         default:
