@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "FlywheelCLITests",
             dependencies: ["FlywheelCLI", "FlywheelDaemon", "FlywheelCore", "flywheel", "flywheeld"],
-            exclude: ["MPD/mpd-scrubs.sim"]
+            exclude: ["MPD/mpd-scrubs.sim", "MPD/mpd-volume.sim", "OSC/osc-knob.sim", "OSC/osc-again.sim"]
         ),
     ] + fuzzTargets,
     swiftLanguageModes: [.v6]

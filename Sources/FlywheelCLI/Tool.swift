@@ -19,6 +19,8 @@ public enum FlywheelTool {
         ToolCommand(name: "watch", usage: WatchCommand.usage, run: WatchCommand.run),
         ToolCommand(name: "send", usage: WatchCommand.usage, run: WatchCommand.send),
         ToolCommand(name: "mpd", usage: MPDCommand.usage, run: MPDCommand.run),
+        ToolCommand(name: "osc", usage: OSCCommand.usage, run: OSCCommand.run),
+        ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
         ToolCommand(name: "devices", usage: DevicesCommand.usage, run: DevicesCommand.run),
         ToolCommand(name: "record", usage: RecordCommand.usage, run: RecordCommand.run),
         ToolCommand(name: "soak", usage: SoakCommand.usage, run: SoakCommand.run),

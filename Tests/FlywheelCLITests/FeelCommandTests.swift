@@ -71,12 +71,25 @@ struct FeelCommandTests {
         #expect(run.out.contains("ζ 0.60"))
     }
 
+    @Test("replay --control volume: the flick drives the volume, as configured, and nothing else")
+    func replayVolume() throws {
+        let config = "/tmp/flywheel-volume-\(getpid()).json5"
+        RepositoryPaths.write("{ controls: { volume: { cap: 80, start: 40, step: 4 } } }", to: config)
+        defer { unlink(config) }
+        let messages = Self.lines(ToolRun.run(["replay", Self.flick, "--control", "volume", "--config", config]).out)
+        let volumes = messages.filter { $0["class"] == .string("volume") }
+        #expect(!messages.contains { $0["class"] == .string("tempo") || $0["class"] == .string("scrub") })
+        let moved = volumes.filter { $0["phase"] == .string("moved") }.compactMap { $0["volume"]?.doubleValue }
+        #expect(moved.count >= 6 && zip(moved.dropFirst(), moved).allSatisfy { $0 - $1 == 4 }, "\(moved)")
+        #expect(moved.first == 44 && volumes.last?["phase"] == .string("settled") && volumes.last?["volume"]?.doubleValue == moved.last)
+    }
+
     @Test("bad feel options are refused with one sentence")
     func badOptions() {
         #expect(ToolRun.run(["plot", "--flick", "3", "--damping", "7", "--format", "csv"]).err
                 == "--damping takes a ratio from 0.1 to 2 or standard, snappy, critical; not '7'.\n")
         #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "'plot' needs --flick V (detents per second).\n")
-        #expect(ToolRun.run(["replay", Self.flick, "--control", "volume"]).err == "--control takes tempo or scrub, not 'volume'.\n")
+        #expect(ToolRun.run(["replay", Self.flick, "--control", "pitch"]).err == "--control takes tempo, scrub or volume, not 'pitch'.\n")
     }
 }
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds Flywheel with warnings as errors and runs every test. Installs what is missing first:
-# libevdev-dev, libgpiod-dev and pkg-config to build; mpd and sox for the MPD bridge test (which
-# skips, saying so, only where they cannot be installed).
+# libevdev-dev, libgpiod-dev and pkg-config to build; mpd and sox for the MPD bridge tests, and
+# liblo-tools (oscdump), klick and jackd2 for the OSC bridge tests (which skip, saying so, only where
+# they cannot be installed).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Tests/scripts/deps.sh
 flywheel_install mpd sox || echo "Could not install mpd and sox: the MPD bridge test will be skipped." >&2
+flywheel_install liblo-tools klick jackd2 ||
+    echo "Could not install liblo-tools, klick and jackd2: the OSC receiver tests will be skipped." >&2
 swift build -Xswiftc -warnings-as-errors
 swift test -Xswiftc -warnings-as-errors "$@"

@@ -3,11 +3,11 @@ import FlywheelCore
 import FlywheelFormats
 import FlywheelSimulator
 
-/// `flywheel replay FILE [--control tempo|scrub] [--frames HZ] [...]`: decoder → feel → control
+/// `flywheel replay FILE [--control tempo|scrub|volume] [--frames HZ] [...]`: decoder → feel → control
 /// in virtual time, printing the events the socket would carry.
 enum ReplayCommand {
     static let usage = """
-        flywheel replay FILE [--config PATH] [--control tempo|scrub] [--frames HZ] [--steps-per-detent 1|2|4]
+        flywheel replay FILE [--config PATH] [--control tempo|scrub|volume] [--frames HZ] [--steps-per-detent 1|2|4]
                       [--channels A,B] [--bpm N] [--table integer|maelzel] [--duration S] [--position S]
                       \(FeelOptions.usage)
             Run a recording (.vcd, .edges, evemu) or a scenario (.sim) through flywheeld's own pipeline
@@ -25,7 +25,7 @@ enum ReplayCommand {
         var route = KnobRoute.followMode
         if let controlName {
             guard let control = Control(rawValue: controlName) else {
-                throw .usage("--control takes \(Control.allCases.map(\.rawValue).joined(separator: " or ")), not '\(controlName)'")
+                throw .usage("--control takes tempo, scrub or volume, not '\(controlName)'")
             }
             route = .pinned(control)
         }

@@ -36,8 +36,9 @@ final class MPDClient {
         throw Failure(description: "MPD at \(socket.address) closed the connection")
     }
 
-    /// The player's state: elapsed and duration in seconds (0 without a song) and whether it plays.
-    func playerStatus() throws -> (elapsed: Double, duration: Double, playing: Bool) {
+    /// The player's state: elapsed and duration in seconds (0 without a song), whether it plays,
+    /// and the mixer's volume (nil without a mixer).
+    func playerStatus() throws -> (elapsed: Double, duration: Double, playing: Bool, volume: Int?) {
         let status = try command("status")
         func value(_ key: String) -> Double? { status.first(where: { $0.0 == key }).flatMap { Double($0.1) } }
         var duration = value("duration")
@@ -46,7 +47,8 @@ final class MPDClient {
             duration = song.first(where: { $0.0 == "duration" || $0.0 == "Time" }).flatMap { Double($0.1) }
         }
         let state = status.first(where: { $0.0 == "state" })?.1 ?? "stop"
-        return (value("elapsed") ?? 0, duration ?? 0, state == "play")
+        let volume = value("volume").map { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        return (value("elapsed") ?? 0, duration ?? 0, state == "play", volume)
     }
 }
 

@@ -8,6 +8,7 @@
 ///           release_silence_ms: 100, new_gesture_gap_ms: 200 },
 ///   controls: {
 ///     tempo: { range: [20, 300], table: "integer", bpm: 120 },
+///     volume: { cap: 100, start: 30, step: 2 },
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
 ///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },  // commit: "on-rest" or "armed"
 ///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
@@ -27,6 +28,9 @@ public struct FlywheelConfiguration: Sendable {
     /// The tempo dial and its starting BPM.
     public var tempoDial = TempoDial()
     public var bpm: Double = 120
+    /// The volume dial (cap and step per detent) and its starting volume.
+    public var volumeDial = VolumeDial()
+    public var volume: Double = 30
     /// The scrubber's resolution and arming.
     public var detentsPerSweep: Double = 200
     public var secondsPerDetent: ClosedRange<Double> = 0.5...30
@@ -57,7 +61,7 @@ public struct FlywheelConfiguration: Sendable {
         /// GPIO lines, for an encoder wired to a chip: chip, A, B and an optional button (offsets or names).
         public var gpio: GPIOLines?
         /// What the knob drives: the mode's control (`control: "mode"`), one control (`tempo`,
-        /// `scrub`), or nothing (`role: "buttons"`: only its keys are used).
+        /// `scrub`, `volume`), or nothing (`role: "buttons"`: only its keys are used).
         public var route: KnobRoute
         /// Take the device exclusively (EVIOCGRAB).
         public var grab: Bool
@@ -138,7 +142,7 @@ public struct FlywheelConfiguration: Sendable {
         config.framesPerSecond = try feel.number("frames_hz", in: 0...240, default: 60)
 
         let controls = try root.child("controls")
-        try controls.only(["tempo", "scrub", "mode", "buttons"])
+        try controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
         let tempo = try controls.child("tempo")
         try tempo.only(["range", "table", "bpm"])
         var range = 20...300
@@ -156,6 +160,12 @@ public struct FlywheelConfiguration: Sendable {
             throw tempo.fail("table", "has no value within the range \(range.lowerBound)–\(range.upperBound)")
         }
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
+
+        let volume = try controls.child("volume")
+        try volume.only(["cap", "start", "step"])
+        let cap = try volume.integer("cap", in: 1...100, default: 100)
+        config.volumeDial = VolumeDial(cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)))
+        config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap)))
 
         let scrub = try controls.child("scrub")
         try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit"])
@@ -185,11 +195,11 @@ public struct FlywheelConfiguration: Sendable {
         try mode.only(["segments", "initial"])
         if let field = mode.value("segments") {
             guard case .array(let items) = field, !items.isEmpty else {
-                throw mode.fail("segments", "must be a non-empty list of \"tempo\" and \"scrub\", got \(field.encoded())")
+                throw mode.fail("segments", "must be a non-empty list of \"tempo\", \"scrub\" and \"volume\", got \(field.encoded())")
             }
             let controls = items.compactMap { $0.stringValue.flatMap(Control.init(rawValue:)) }
             guard controls.count == items.count, Set(controls).count == controls.count else {
-                throw mode.fail("segments", "must list \"tempo\" and \"scrub\", each at most once, got \(field.encoded())")
+                throw mode.fail("segments", "must list \"tempo\", \"scrub\" and \"volume\", each at most once, got \(field.encoded())")
             }
             config.modes = controls
         }
@@ -202,11 +212,11 @@ public struct FlywheelConfiguration: Sendable {
         try clients.only(["max_clients", "queue_messages"])
         config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
         config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024)
-        config.devices = try parseDevices(root, modes: config.modes)
+        config.devices = try parseDevices(root)
         return config
     }
 
-    static func parseDevices(_ root: ConfigReader, modes: [Control]) throws(FileLineError) -> [DeviceEntry] {
+    static func parseDevices(_ root: ConfigReader) throws(FileLineError) -> [DeviceEntry] {
         guard let field = root.value("devices") else { return [] }
         guard case .array(let items) = field else { throw root.fail("devices", "must be a list of devices, got \(field.kindDescription)") }
         var entries: [DeviceEntry] = []
@@ -242,7 +252,7 @@ public struct FlywheelConfiguration: Sendable {
                 gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
-            let control = try device.choice("control", ["mode"] + modes.map(\.rawValue), default: "mode")
+            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue), default: "mode")
             let role: DeviceRole = try device.choice("role", default: .knob)
             var entry = DeviceEntry(
                 name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,
@@ -256,24 +266,19 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
-    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `none` (only reported).
+    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `hold-volume`, `none` (only reported).
     static func parseButtons(_ buttons: ConfigReader) throws(FileLineError) -> [UInt16: ButtonAction] {
         var actions: [UInt16: ButtonAction] = [:]
         for (key, _) in buttons.pairs {
-            let code: UInt16
-            if key.hasPrefix("BTN_"), let digit = UInt16(key.dropFirst(4)), digit <= 9 {
-                code = KeyCode.btn0 + digit
-            } else if let number = UInt16(key), number > 0, number < 0x300 {
-                code = number
-            } else {
+            guard let code = KeyCode.button(named: key) else {
                 throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
             }
-            switch try buttons.choice(key, ["mode", "tap", "hold-tempo", "hold-scrub", "none"], default: "mode") {
+            let action = try buttons.choice(key, ["mode", "tap", "none"] + Control.allCases.map { "hold-" + $0.rawValue }, default: "mode")
+            switch action {
             case "tap": actions[code] = .tap
+            case "mode": actions[code] = .mode
             case "none": actions[code] = ButtonAction.none
-            case "hold-tempo": actions[code] = .hold(.tempo)
-            case "hold-scrub": actions[code] = .hold(.scrub)
-            default: actions[code] = .mode
+            default: actions[code] = Control(rawValue: String(action.dropFirst(5))).map(ButtonAction.hold) ?? .mode
             }
         }
         return actions

@@ -4,6 +4,8 @@ public enum Control: String, Sendable, Hashable, CaseIterable {
     case tempo
     /// The scrub position in the content (Castro's scrubber).
     case scrub
+    /// The playback volume, 0–100 up to a cap.
+    case volume
 }
 
 /// Where a device's knob goes.
@@ -24,7 +26,7 @@ public enum KnobRoute: Sendable, Hashable {
         }
     }
 
-    /// The route named `name` (`mode`, `tempo`, `scrub`, `none`), or nil.
+    /// The route named `name` (`mode`, `tempo`, `scrub`, `volume`, `none`), or nil.
     public init?(name: String) {
         switch name {
         case "mode": self = .followMode

@@ -3,6 +3,9 @@
 public enum ControlEvent: Sendable, Hashable {
     /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
     case tempo(bpm: Int, value: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
+    /// The volume changed (`moved`), a gesture on it began (`began`), it came to rest (`settled`),
+    /// or a client set it (`set`).
+    case volume(volume: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
     /// A scrub phase: began, moved, committed or cancelled.
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.
@@ -13,7 +16,7 @@ public enum ControlEvent: Sendable, Hashable {
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
         switch self {
-        case .tempo(_, _, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
+        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
         }
     }
 
@@ -24,6 +27,7 @@ public enum ControlEvent: Sendable, Hashable {
     public var messageClass: MessageClass {
         switch self {
         case .tempo: return .tempo
+        case .volume: return .volume
         case .scrub: return .scrub
         case .mode: return .mode
         case .frame: return .frame
@@ -35,6 +39,8 @@ public enum ControlEvent: Sendable, Hashable {
         switch self {
         case .tempo(let bpm, let value, let phase, _):
             return [("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue))]
+        case .volume(let volume, let phase, _):
+            return [("volume", .int(volume)), ("phase", .string(phase.rawValue))]
         case .scrub(let phase, let position, let duration, let origin, _):
             return [
                 ("phase", .string(phase.rawValue)), ("position", .double(Self.round(position))), ("duration", .double(duration)),

@@ -23,11 +23,5 @@ public struct TempoDial: Sendable, Hashable {
     public func bpm(atDetent detent: Int) -> Int { values[min(max(detent, 0), values.count - 1)] }
 
     /// The detent whose BPM is nearest to `bpm` (ties go to the lower).
-    public func detent(nearest bpm: Double) -> Int {
-        var best = 0
-        for (index, value) in values.enumerated() where abs(Double(value) - bpm) < abs(Double(values[best]) - bpm) {
-            best = index
-        }
-        return best
-    }
+    public func detent(nearest bpm: Double) -> Int { DialKnob.detent(nearest: bpm, in: values) }
 }

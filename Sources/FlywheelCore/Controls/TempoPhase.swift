@@ -1,4 +1,4 @@
-/// Why a `tempo` message was sent.
+/// Why a `tempo` (or `volume`) message was sent.
 public enum TempoPhase: String, Sendable, Hashable, CaseIterable {
     /// A gesture on the tempo began.
     case began
@@ -8,6 +8,6 @@ public enum TempoPhase: String, Sendable, Hashable, CaseIterable {
     case settled
     /// A client set it.
     case set
-    /// The tap tempo set it.
+    /// The tap tempo set it (tempo only).
     case tap
 }

@@ -76,6 +76,13 @@ public enum KeyCode {
     public static let btn7: UInt16 = 0x107
     public static let btn8: UInt16 = 0x108
     public static let btnTouch: UInt16 = 0x14a
+
+    /// A button named as BTN_0…BTN_9 or a decimal key code below 0x300 (such as "260"); nil otherwise.
+    public static func button(named name: String) -> UInt16? {
+        if name.hasPrefix("BTN_"), let digit = UInt16(name.dropFirst(4)), digit <= 9 { return btn0 + digit }
+        if let number = UInt16(name), number > 0, number < 0x300 { return number }
+        return nil
+    }
 }
 
 /// `MSC_*` codes.

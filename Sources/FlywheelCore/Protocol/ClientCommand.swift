@@ -21,6 +21,8 @@ public enum ClientCommand: Sendable, Hashable {
     case setTempo(bpm: Double?, range: ClosedRange<Int>?, table: TempoTable?)
     /// Set the scrub content: duration and/or position in seconds.
     case setScrub(duration: Double?, position: Double?)
+    /// Set the volume (0 up to the cap).
+    case setVolume(Double)
     /// Select a mode.
     case setMode(String)
     /// A tap for tap tempo.
@@ -99,7 +101,7 @@ public enum ClientCommand: Sendable, Hashable {
             return .watch(Subscription(classes: classes, frames: frames))
         case "set":
             guard let controlValue = value["control"] else {
-                throw ProtocolError(.missingField, "\"set\" needs a \"control\": tempo, scrub or mode.")
+                throw ProtocolError(.missingField, "\"set\" needs a \"control\": tempo, scrub, volume or mode.")
             }
             guard let control = controlValue.stringValue else {
                 throw ProtocolError(.badType, "\"control\" must be a string, not \(controlValue.kindDescription).")
@@ -145,6 +147,10 @@ public enum ClientCommand: Sendable, Hashable {
                     throw ProtocolError(.outOfRange, "\"position\" \(JSONValue.double(position).encoded()) is past the \"duration\" \(JSONValue.double(duration).encoded()).")
                 }
                 return .setScrub(duration: duration, position: position)
+            case "volume":
+                try allow(["control", "volume"])
+                guard let level = try number("volume") else { throw ProtocolError(.missingField, "\"set\" for volume needs \"volume\" (0–100).") }
+                return .setVolume(level)
             case "mode":
                 try allow(["control", "mode"])
                 guard let field = value["mode"] else { throw ProtocolError(.missingField, "\"set\" for mode needs \"mode\".") }
@@ -153,7 +159,7 @@ public enum ClientCommand: Sendable, Hashable {
                 }
                 return .setMode(name)
             default:
-                throw ProtocolError(.unknownControl, "There is no control \"\(control)\"; the controls are tempo, scrub and mode.")
+                throw ProtocolError(.unknownControl, "There is no control \"\(control)\"; the controls are tempo, scrub, volume and mode.")
             }
         default:
             throw ProtocolError(.unknownCommand, "Unknown command \"\(cmd)\"; the commands are watch, get, set, tap and ping.")

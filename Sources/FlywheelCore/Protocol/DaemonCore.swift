@@ -20,6 +20,7 @@ public struct DaemonCore: Sendable {
 
     public private(set) var tempo: TempoControl
     public private(set) var scrub: ScrubControl
+    public private(set) var volume: VolumeControl
     public private(set) var mode: ModeSwitch
     var tapTempo = TapTempo()
     let parameters: FeelParameters
@@ -35,11 +36,13 @@ public struct DaemonCore: Sendable {
     /// Creates the core.
     public init(
         parameters: FeelParameters = FeelParameters(), tempoDial: TempoDial = TempoDial(), bpm: Double = 120,
-        scrubber: Scrubber = Scrubber(), modes: [Control] = [.tempo, .scrub], framesPerSecond: Double = 60
+        scrubber: Scrubber = Scrubber(), modes: [Control] = [.tempo, .scrub], framesPerSecond: Double = 60,
+        volumeDial: VolumeDial = VolumeDial(), volume: Double = 30
     ) {
         self.parameters = parameters
         tempo = TempoControl(dial: tempoDial, bpm: bpm, parameters: parameters)
         scrub = ScrubControl(scrubber: scrubber, parameters: parameters)
+        self.volume = VolumeControl(dial: volumeDial, volume: volume, parameters: parameters)
         mode = ModeSwitch(segments: modes.isEmpty ? [.tempo] : modes)
         self.framesPerSecond = framesPerSecond
     }
@@ -62,6 +65,7 @@ public struct DaemonCore: Sendable {
         switch control(for: route) {
         case .scrub: events += scrub.move(by: detents, at: time, touching: touching)
         case .tempo: events += tempo.move(by: detents, at: time, touching: touching)
+        case .volume: events += volume.move(by: detents, at: time, touching: touching)
         case nil: break
         }
         return events.map(ServerMessage.init)
@@ -73,6 +77,7 @@ public struct DaemonCore: Sendable {
         switch control(for: route) {
         case .scrub: events += scrub.lift(at: time)
         case .tempo: events += tempo.lift(at: time)
+        case .volume: events += volume.lift(at: time)
         case nil: break
         }
         return events.map(ServerMessage.init)
@@ -139,21 +144,23 @@ public struct DaemonCore: Sendable {
     }
 
     mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
-        tempo.advance(to: time) + scrub.advance(to: time)
+        tempo.advance(to: time) + scrub.advance(to: time) + volume.advance(to: time)
     }
 
     /// The next time a control needs ``advance(to:)``; nil when everything rests.
     public var nextDeadline: Nanoseconds? {
-        [tempo.nextDeadline, scrub.nextDeadline].compactMap { $0 }.min()
+        [tempo.nextDeadline, scrub.nextDeadline, volume.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Frames of the controls in motion at `time`.
     public func frames(at time: Nanoseconds) -> [ServerMessage] {
-        [tempo.frame(at: time), scrub.frame(at: time)].compactMap { $0 }.map(ServerMessage.init)
+        [tempo.frame(at: time), scrub.frame(at: time), volume.frame(at: time)].compactMap { $0 }.map(ServerMessage.init)
     }
 
     /// Whether any control is moving (frames are due).
-    public func isMoving(at time: Nanoseconds) -> Bool { tempo.frame(at: time) != nil || scrub.frame(at: time) != nil }
+    public func isMoving(at time: Nanoseconds) -> Bool {
+        tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil
+    }
 
     /// Makes `control` the active mode, adding nothing to the segments; false when it is not one.
     public mutating func selectMode(_ control: Control) -> Bool { mode.select(control) }
@@ -186,6 +193,13 @@ public struct DaemonCore: Sendable {
             }
             scrub.set(durationSeconds: newDuration, positionSeconds: position)
             return (state(at: time), [])
+        case .setVolume(let level):
+            // Compared as doubles: a huge number must be refused, not converted.
+            guard (0...Double(volume.dial.cap)).contains(level.rounded()) else {
+                return (Self.error(.outOfRange, "\"volume\" must be within 0–\(volume.dial.cap), not \(JSONValue.double(level).encoded()).", at: time), [])
+            }
+            volume.set(volume: level)
+            return (state(at: time), [ServerMessage(ControlEvent.volume(volume: volume.volume, phase: .set, timeNanoseconds: time))])
         case .setMode(let name):
             let before = mode.active
             guard let control = Control(rawValue: name), mode.select(control) else {
@@ -226,7 +240,8 @@ public struct DaemonCore: Sendable {
         DaemonState(
             tempoBPM: tempo.bpm, tempoValue: tempo.engine.reportedDetent, tempoDial: tempo.dial,
             scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
-            scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil, mode: mode.active,
+            scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil,
+            volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, mode: mode.active,
             modes: mode.segments)
     }
 
@@ -242,7 +257,7 @@ extension DaemonCore {
         self.init(
             parameters: configuration.feel, tempoDial: configuration.tempoDial, bpm: configuration.bpm,
             scrubber: configuration.scrubber(durationSeconds: scrubDurationSeconds), modes: configuration.modes,
-            framesPerSecond: configuration.framesPerSecond)
+            framesPerSecond: configuration.framesPerSecond, volumeDial: configuration.volumeDial, volume: configuration.volume)
         _ = mode.select(configuration.initialMode)
         shuttleRates = configuration.shuttleRates
         buttonActions = configuration.buttonActions
@@ -252,11 +267,12 @@ extension DaemonCore {
         }
     }
 
-    /// The same daemon under a reloaded configuration: the tempo, the scrub content and position
-    /// and the active mode are kept (clamped to the new ranges); motion in progress stops.
+    /// The same daemon under a reloaded configuration: the tempo, the volume, the scrub content and
+    /// position and the active mode are kept (clamped to the new ranges); motion in progress stops.
     public func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
         var next = DaemonCore(configuration: configuration, scrubDurationSeconds: scrub.scrubber.durationSeconds)
         next.tempo.set(bpm: Double(tempo.bpm))
+        next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)))
         next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
         _ = next.mode.select(mode.active)
         return next

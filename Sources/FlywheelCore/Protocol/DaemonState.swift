@@ -11,6 +11,10 @@ public struct DaemonState: Sendable, Hashable {
     public var scrubPositionSeconds: Double
     public var scrubSecondsPerDetent: Double
     public var scrubActive: Bool
+    /// The volume, its cap and its step per detent.
+    public var volume: Int
+    public var volumeCap: Int
+    public var volumeStep: Int
     /// The active mode and the modes.
     public var mode: Control
     public var modes: [Control]
@@ -28,6 +32,7 @@ public struct DaemonState: Sendable, Hashable {
                 ("seconds_per_detent", .double((scrubSecondsPerDetent * 1e6).rounded() / 1e6)),
                 ("active", .bool(scrubActive)),
             ])),
+            ("volume", .object([("volume", .int(volume)), ("cap", .int(volumeCap)), ("step", .int(volumeStep))])),
             ("mode", .object([("active", .string(mode.rawValue)), ("segments", .array(modes.map { .string($0.rawValue) }))])),
         ]
     }

@@ -1,9 +1,9 @@
 /// The class of a message the daemon sends (its `class` field), and who receives it.
 public enum MessageClass: String, Sendable, Hashable, CaseIterable {
-    case hello, state, tempo, scrub, mode, frame, button, device, gap, hint, error, pong, watch, tap
+    case hello, state, tempo, volume, scrub, mode, frame, button, device, gap, hint, error, pong, watch, tap
 
     /// The classes a client chooses with `watch`; the others are replies and errors.
-    public static let watchable: [MessageClass] = [.tempo, .scrub, .mode, .button, .device, .gap, .hint, .frame]
+    public static let watchable: [MessageClass] = [.tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame]
 
     /// Whether every client receives it whatever it watches (replies and errors).
     public var isAlwaysDelivered: Bool { !Self.watchable.contains(self) }

@@ -32,6 +32,27 @@ public struct Arguments {
         return found
     }
 
+    /// Removes every `--name value` (or `--name=value`) and returns the values in order: an option
+    /// that may be given more than once.
+    public mutating func options(_ name: String) throws(ToolError) -> [String] {
+        var values: [String] = []
+        while let value = try firstOption(name) { values.append(value) }
+        return values
+    }
+
+    /// Removes the first `--name value` and returns its value.
+    mutating func firstOption(_ name: String) throws(ToolError) -> String? {
+        guard let index = remaining.firstIndex(where: { $0 == "--\(name)" || $0.hasPrefix("--\(name)=") }) else { return nil }
+        let argument = remaining[index]
+        if argument != "--\(name)" {
+            remaining.remove(at: index)
+            return String(argument.dropFirst(name.count + 3))
+        }
+        guard index + 1 < remaining.count else { throw .usage("'\(command)': the option --\(name) needs a value") }
+        defer { remaining.removeSubrange(index...(index + 1)) }
+        return remaining[index + 1]
+    }
+
     /// Removes `--name` and says whether it was there.
     public mutating func flag(_ name: String) -> Bool {
         let before = remaining.count

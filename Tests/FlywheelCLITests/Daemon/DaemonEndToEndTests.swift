@@ -58,7 +58,8 @@ struct DaemonEndToEndTests {
         ("{\"cmd\":\"watch\",\"classes\":\"tempo\"}", "bad-type"), ("{\"cmd\":\"watch\",\"classes\":[1]}", "bad-type"),
         ("{\"cmd\":\"watch\",\"classes\":[\"weather\"]}", "unknown-class"), ("{\"cmd\":\"watch\",\"frames\":\"yes\"}", "bad-type"),
         ("{\"cmd\":\"set\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":7}", "bad-type"),
-        ("{\"cmd\":\"set\",\"control\":\"volume\"}", "unknown-control"), ("{\"cmd\":\"set\",\"control\":\"tempo\"}", "missing-field"),
+        ("{\"cmd\":\"set\",\"control\":\"pitch\"}", "unknown-control"), ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":\"loud\"}", "bad-type"),
+        ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":1e300}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":-5}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\"}", "missing-field"),
         ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\"fast\"}", "bad-type"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":900}", "out-of-range"),
         ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":-5}", "out-of-range"),
         // Found by fuzz-ClientCommand: a bpm too large for an Int trapped the conversion.

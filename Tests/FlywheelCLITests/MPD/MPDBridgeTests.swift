@@ -10,24 +10,49 @@ struct MPDBridgeTests {
     static let soxPath = "/usr/bin/sox"
     static var available: Bool { access(mpdPath, X_OK) == 0 && access(soxPath, X_OK) == 0 }
 
-    /// A background child process (killed and reaped by `stop`).
+    /// A background child process (killed and reaped by `stop`); its standard output goes to
+    /// `stdoutPath`, its standard error to `stderrPath` when given.
     final class Background {
         let pid: pid_t
-        init(_ argv: [String]) throws {
+        init(_ argv: [String], stdoutPath: String = "/dev/null", stderrPath: String? = nil) throws {
             var pid: pid_t = 0
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            // The child starts with no signal blocked and SIGTERM's default action, whatever this
+            // test thread blocks.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            var none = sigset_t(), terminate = sigset_t()
+            sigemptyset(&none)
+            sigemptyset(&terminate)
+            sigaddset(&terminate, SIGTERM)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &terminate)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             let cArgs = argv.map { strdup($0) } + [nil]
-            defer { cArgs.forEach { free($0) }; posix_spawn_file_actions_destroy(&actions) }
-            guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { throw TestFailure("spawn \(argv[0]) failed") }
+            defer { cArgs.forEach { free($0) }; posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
+            guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ) == 0 else { throw TestFailure("spawn \(argv[0]) failed") }
             self.pid = pid
         }
+        private var exitStatus: Int32?
+        /// Whether it has exited by itself (reaped then).
+        var hasExited: Bool {
+            if exitStatus != nil { return true }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+            exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return true
+        }
+        /// Signals it and reaps it once; later calls return the same status.
         @discardableResult func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+            if let exitStatus { return exitStatus }
             kill(pid, signal)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return exitStatus!
         }
     }
 
@@ -59,15 +84,34 @@ struct MPDBridgeTests {
         return condition()
     }
 
+    /// flywheeld on `scenario` (in this folder) under `configuration`, a watching client (first,
+    /// so it sees everything the bridge causes), then `flywheel mpd` to `mpd` with
+    /// `bridgeArguments`, its standard error in DIRECTORY/bridge.err. Playback starts with the bridge.
+    static func startBridge(
+        _ directory: String, configuration: String, scenario: String, mpd: String, bridgeArguments: [String] = []
+    ) throws -> (DaemonProcess, TestClient, Background) {
+        let config = directory + "/flywheel.json5"
+        RepositoryPaths.write(configuration, to: config)
+        let daemon = try DaemonProcess([
+            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/" + scenario),
+            "--hold-until-clients", "2", "--frames", "0",
+        ])
+        let watcher = try TestClient(daemon.socketPath)
+        let bridge = try Background(
+            [ChildProcess.product("flywheel"), "mpd", "--socket", daemon.socketPath, "--mpd", mpd] + bridgeArguments,
+            stderrPath: directory + "/bridge.err")
+        return (daemon, watcher, bridge)
+    }
+
     static func startMPD(_ directory: String) throws -> Background {
         let mpd = try Background([mpdPath, "--no-daemon", directory + "/mpd.conf"])
         #expect(eventually { access(directory + "/mpd.sock", F_OK) == 0 && (try? MPDProbe(directory + "/mpd.sock")) != nil })
         return mpd
     }
 
-    @Test("commits seek MPD (a single click too), the duration reaches flywheeld, and an MPD restart is survived",
-          .enabled(if: available, "mpd and sox are not installed (.ci/run installs them)"))
-    func bridge() throws {
+    /// A directory with a 3-minute tone and an MPD configuration (null output, with `mixer` as
+    /// its mixer_type when given).
+    static func prepareMPD(mixer: String?) -> String {
         var template = Array("/tmp/flywheel-mpd-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         mkdir(directory + "/music", 0o755)
@@ -82,9 +126,17 @@ struct MPDBridgeTests {
             audio_output {
                 type "null"
                 name "null"
+                \(mixer.map { "mixer_type \"\($0)\"" } ?? "")
             }
 
             """, to: directory + "/mpd.conf")
+        return directory
+    }
+
+    @Test("commits seek MPD (a single click too), the duration reaches flywheeld, and an MPD restart is survived",
+          .enabled(if: available, "mpd and sox are not installed (.ci/run installs them)"))
+    func bridge() throws {
+        let directory = Self.prepareMPD(mixer: nil)
         var mpd = try Self.startMPD(directory)
         defer { mpd.stop() }
         let probe = try MPDProbe(directory + "/mpd.sock")
@@ -98,16 +150,10 @@ struct MPDBridgeTests {
         let start = probe.elapsed
         #expect(abs(start - 30) < 1.5)
 
-        let config = directory + "/flywheel.json5"
-        RepositoryPaths.write("{ devices: [ { profile: 'ec11', control: 'scrub' } ] }", to: config)
-        let daemon = try DaemonProcess([
-            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/mpd-scrubs.sim"),
-            "--hold-until-clients", "2", "--frames", "0",
-        ])
+        let (daemon, watcher, bridge) = try Self.startBridge(
+            directory, configuration: "{ devices: [ { profile: 'ec11', control: 'scrub' } ] }", scenario: "mpd-scrubs.sim", mpd: directory + "/mpd.sock")
         defer { _ = daemon.stop() }
-        let bridge = try Background([ChildProcess.product("flywheel"), "mpd", "--socket", daemon.socketPath, "--mpd", directory + "/mpd.sock"])
         defer { bridge.stop() }
-        let watcher = try TestClient(daemon.socketPath)  // the second client: playback starts
 
         // The click seeks one detent (0.9 s of 180 s): a detented knob's click is deliberate.
         let click = try #require(watcher.next(where: { $0["phase"]?.stringValue == "committed" }))

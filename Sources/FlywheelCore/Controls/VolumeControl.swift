@@ -1,0 +1,46 @@
+/// The volume dial: 0 up to a cap (at most 100), a step per detent.
+public struct VolumeDial: Sendable, Hashable {
+    /// The loudest the knob goes (0…100).
+    public let cap: Int
+    /// Volume per detent (1…100).
+    public let step: Int
+    /// The volume of each detent: 0, step, 2·step, …, and the cap last.
+    public let values: [Int]
+
+    /// Creates a dial (cap clamped to 1…100, step to 1…cap).
+    public init(cap: Int = 100, step: Int = 2) {
+        self.cap = min(max(cap, 1), 100)
+        self.step = min(max(step, 1), self.cap)
+        var values = Array(stride(from: 0, to: self.cap, by: self.step))
+        values.append(self.cap)
+        self.values = values
+    }
+}
+
+/// The volume on a knob with feel, as the tempo: the same dial machinery over the volume table.
+public struct VolumeControl: DialControl {
+    /// The dial (cap and step).
+    public let dial: VolumeDial
+    /// The knob over the dial's table.
+    public var knob: DialKnob
+
+    /// Creates the control at `volume` (the nearest step).
+    public init(dial: VolumeDial = VolumeDial(), volume: Double = 30, parameters: FeelParameters = FeelParameters()) {
+        self.dial = dial
+        knob = DialKnob(values: dial.values, value: volume, parameters: parameters)
+    }
+
+    /// The volume now (0…cap).
+    public var volume: Int { knob.value }
+
+    /// Sets the volume (a client `set`), stopping any motion.
+    public mutating func set(volume: Double) { knob.set(value: volume) }
+
+    /// The control it is.
+    public static let control = Control.volume
+
+    /// The event a step makes.
+    public static func event(_ step: DialKnob.Step) -> ControlEvent {
+        .volume(volume: step.value, phase: step.phase, timeNanoseconds: step.timeNanoseconds)
+    }
+}

@@ -1,0 +1,19 @@
+import Testing
+
+@Suite("The bridges refuse bad options with one sentence")
+struct BridgeOptionsTests {
+    @Test("mpd, osc and midi name what is wrong")
+    func badOptions() {
+        #expect(ToolRun.run(["mpd", "--button", "BTN_0=dance"]).err
+                == "--button takes BUTTON=ACTION with BUTTON as BTN_0…BTN_9 or a key code and ACTION one of play-pause, next, previous, stop, not 'BTN_0=dance'.\n")
+        #expect(ToolRun.run(["mpd", "--button", "KEY_A=next"]).status == 2)
+        #expect(ToolRun.run(["osc"]).err == "'osc' needs --to HOST:PORT (where the OSC receiver listens).\n")
+        #expect(ToolRun.run(["osc", "--to", "localhost"]).err == "--to takes HOST:PORT with a port from 1 to 65535, not 'localhost'.\n")
+        #expect(ToolRun.run(["osc", "--to", "127.0.0.1:9000", "--preset", "reaper"]).err == "--preset takes generic or klick, not 'reaper'.\n")
+        #expect(ToolRun.run(["midi"]).err == "'midi' needs --device PATH (a raw MIDI port such as /dev/snd/midiC1D0).\n")
+        #expect(ToolRun.run(["midi", "--device", "/dev/null", "--channel", "17"]).err == "--channel takes a whole number from 1 to 16, not '17'.\n")
+        #expect(ToolRun.run(["midi", "--device", "/dev/null", "--buttons", "drums"]).err == "--buttons takes notes or cc, not 'drums'.\n")
+        let missing = ToolRun.run(["midi", "--device", "/nonexistent/midiC9D9"])
+        #expect(missing.status != 0 && missing.err.hasPrefix("open on /nonexistent/midiC9D9 failed: No such file or directory"), "\(missing.err)")
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+import Synchronization
+
+/// A slow player in front of a real MPD: a Unix socket that forwards each connection to MPD,
+/// holding every answer back by `delayMilliseconds` (as a busy or remote player answers late),
+/// and counts the `setvol` commands that pass through it.
+final class SlowMPDProxy: Sendable {
+    let path: String
+    let listener: Int32
+    let setvols = Atomic<Int>(0)
+
+    init(path: String, mpdPath: String, delayMilliseconds: Int) throws {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        listener = fd
+        guard withUnixAddress(path, { bind(fd, $0, $1) }) == 0, listen(fd, 4) == 0 else {
+            throw TestFailure("the proxy could not listen on \(path): errno \(errno)")
+        }
+        Self.thread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { if errno == EINTR { continue } else { return } }
+                let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                guard withUnixAddress(mpdPath, { connect(upstream, $0, $1) }) == 0 else { close(client); close(upstream); continue }
+                Self.thread { self.forward(from: client, to: upstream, delayMilliseconds: 0, counting: true) }
+                Self.thread { self.forward(from: upstream, to: client, delayMilliseconds: delayMilliseconds, counting: false) }
+            }
+        }
+    }
+
+    /// Copies bytes until either side closes (then closes both), counting `setvol` lines or
+    /// delaying each chunk.
+    func forward(from source: Int32, to destination: Int32, delayMilliseconds: Int, counting: Bool) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(source, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            if counting {
+                pending += chunk[0..<n]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    if pending[..<newline].starts(with: Array("setvol ".utf8)) { setvols.add(1, ordering: .relaxed) }
+                    pending.removeSubrange(...newline)
+                }
+            }
+            if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1000)) }
+            var offset = 0
+            while offset < n {
+                let written = chunk.withUnsafeBytes { send(destination, $0.baseAddress! + offset, n - offset, Int32(MSG_NOSIGNAL)) }
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+        shutdown(source, Int32(SHUT_RDWR))
+        shutdown(destination, Int32(SHUT_RDWR))
+    }
+
+    /// Runs `body` on a thread of its own (each forwarder blocks in `read`, so a thread pool
+    /// sized to the cores would hold the others back).
+    static func thread(_ body: @escaping @Sendable () -> Void) {
+        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+        var handle = pthread_t()
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        pthread_create(&handle, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        pthread_detach(handle)
+    }
+
+    /// Stops accepting (connections already made end when their peers close).
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
