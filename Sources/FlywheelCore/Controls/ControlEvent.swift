@@ -2,10 +2,10 @@
 /// input that caused it.
 public enum ControlEvent: Sendable, Hashable {
     /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
-    case tempo(bpm: Int, value: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
+    case tempo(bpm: Int, value: Int, phase: DialPhase, timeNanoseconds: Nanoseconds)
     /// The volume changed (`moved`), a gesture on it began (`began`), it came to rest (`settled`),
     /// or a client set it (`set`).
-    case volume(volume: Int, phase: TempoPhase, timeNanoseconds: Nanoseconds)
+    case volume(volume: Int, phase: DialPhase, timeNanoseconds: Nanoseconds)
     /// A scrub phase: began, moved, committed or cancelled.
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.

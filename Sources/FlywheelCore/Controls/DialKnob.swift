@@ -11,7 +11,7 @@ public struct DialKnob: Sendable {
     public struct Step: Sendable, Hashable {
         public var value: Int
         public var detent: Int
-        public var phase: TempoPhase
+        public var phase: DialPhase
         public var timeNanoseconds: Nanoseconds
     }
 

@@ -5,7 +5,7 @@ import Testing
 struct VolumeControlTests {
     static let ms: Nanoseconds = 1_000_000
 
-    static func volumes(_ events: [ControlEvent], _ phase: TempoPhase) -> [Int] {
+    static func volumes(_ events: [ControlEvent], _ phase: DialPhase) -> [Int] {
         events.compactMap { if case .volume(let volume, phase, _) = $0 { return volume } else { return nil } }
     }
 

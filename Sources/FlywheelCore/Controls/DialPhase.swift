@@ -1,8 +1,8 @@
 /// Why a `tempo` (or `volume`) message was sent.
-public enum TempoPhase: String, Sendable, Hashable, CaseIterable {
-    /// A gesture on the tempo began.
+public enum DialPhase: String, Sendable, Hashable, CaseIterable {
+    /// A gesture on the control began.
     case began
-    /// The tempo moved by a detent.
+    /// The control moved by a detent.
     case moved
     /// The knob came to rest.
     case settled
