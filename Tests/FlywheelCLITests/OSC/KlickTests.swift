@@ -43,7 +43,9 @@ struct KlickTests {
     func klick() throws {
         var template = Array("/tmp/flywheel-klick-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
-        let server = "JACK_DEFAULT_SERVER=flywheel-test-\(getpid())"
+        // A server name of its own: a JACK server killed earlier may have left its name behind
+        // ("server already active"), and process ids are reused.
+        let server = "JACK_DEFAULT_SERVER=flywheel-test-\(getpid())-\(Int(MonotonicClockForTests.now() * 1e6))"
         let jack = try Harness.Background(["/usr/bin/env", server, Self.jackdPath, "-r", "-d", "dummy", "-r", "48000", "-p", "1024"],
                                           stderrPath: directory + "/jackd.err")
         defer { jack.stop() }
@@ -52,7 +54,7 @@ struct KlickTests {
         var klick = try Harness.Background(["/usr/bin/env", server, Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err")
         defer { klick.stop() }
         var ready = false
-        for _ in 0..<20 where !ready {
+        for _ in 0..<60 where !ready {
             ready = Harness.eventually(seconds: 1) { klick.hasExited || OSCBridgeTests.listening(udpPort: port) } && !klick.hasExited
             if klick.hasExited { klick = try Harness.Background(["/usr/bin/env", server, Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err") }
         }
