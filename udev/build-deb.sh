@@ -4,9 +4,10 @@
 # stripped, so the package needs no Swift toolchain; its Depends come from the shared libraries the
 # binaries link (dpkg-shlibdeps), so they are right on each Debian release (libgpiod2 on Debian 12).
 #
-# Usage: udev/build-deb.sh [--no-build] [--output DIR]
+# Usage: udev/build-deb.sh [--no-build] [--output DIR] [--scratch-path DIR]
 #   --no-build    package the release build already made (swift build -c release --static-swift-stdlib)
 #   --output DIR  where the .deb goes (default .build/deb); its path is the last line printed
+#   --scratch-path DIR  SwiftPM's build folder (default .build; another release's toolchain needs its own)
 # Needs: Swift 6, libevdev-dev, libgpiod-dev, pkg-config, dpkg-dev (dpkg-shlibdeps), binutils (strip).
 #
 # What it installs:
@@ -32,11 +33,13 @@ LICENSE_TEXT=${FLYWHEEL_LICENSE_TEXT:-No licence has been published for Flywheel
 cd "$(dirname "$0")/.."
 build=yes
 output=.build/deb
+scratch=()
 while [ $# -gt 0 ]; do
     case $1 in
         --no-build) build=no; shift ;;
         --output) [ $# -ge 2 ] || { echo "build-deb: --output needs a folder" >&2; exit 2; }; output=$2; shift 2 ;;
-        *) echo "usage: udev/build-deb.sh [--no-build] [--output DIR]" >&2; exit 2 ;;
+        --scratch-path) [ $# -ge 2 ] || { echo "build-deb: --scratch-path needs a folder" >&2; exit 2; }; scratch=(--scratch-path "$2"); shift 2 ;;
+        *) echo "usage: udev/build-deb.sh [--no-build] [--output DIR] [--scratch-path DIR]" >&2; exit 2 ;;
     esac
 done
 say() { echo "build-deb: $*" >&2; }
@@ -46,7 +49,7 @@ for tool in dpkg-shlibdeps dpkg-deb strip gzip; do
 done
 umask 022
 # Full RELRO: the dynamic linker resolves every symbol at start, then the table is read-only.
-swift_options=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+swift_options=("${scratch[@]}" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
 if [ "$build" = yes ]; then
     say "swift build -c release --static-swift-stdlib"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Run inside the Debian 13 root by the distro lane (Tests/distro/run.sh -- bash Tests/distro/package.sh):
+# builds Flywheel's Debian package for Debian 13 with Debian's own Swift (udev/build-deb.sh, in the
+# root's own build folder), and checks that its Depends name Debian 13's libraries — libgpiod3, not
+# Debian 12's libgpiod2 — and that the package needs no Swift toolchain. Prints the package's path last.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v dpkg-shlibdeps > /dev/null || ! command -v strip > /dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dpkg-dev binutils > /dev/null
+fi
+deb=$(FLYWHEEL_DEB_REVISION=1+deb13 bash udev/build-deb.sh --scratch-path .build-debian13 --output .build-debian13/deb | tail -n 1)
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "distro package: $(basename "$deb"): Depends: $depends" >&2
+fail() { echo "distro package: $*" >&2; exit 1; }
+case $depends in *libgpiod3*) ;; *) fail "Depends does not name libgpiod3 (Debian 13's libgpiod 2.x)." ;; esac
+case $depends in *"libgpiod2 "* | *"libgpiod2,"* | *libgpiod2) fail "Depends names Debian 12's libgpiod2." ;; esac
+case $depends in *libswift*) fail "Depends names the Swift runtime: the runtime should be linked in statically." ;; esac
+dpkg-deb -x "$deb" /tmp/flywheel-unpacked
+/tmp/flywheel-unpacked/usr/bin/flywheel --version | grep -q "v2 API" || fail "the packaged flywheel does not use libgpiod's v2 API."
+echo "$deb"
