@@ -11,10 +11,19 @@ struct OSCBridgeTests {
 
     @Test("OSC 1.0 encoding: padded address and type tags, big-endian float and int, padded strings")
     func encoding() {
-        let bytes = OSCMessage("/flywheel/button", [.int(256), .string("tap")]).bytes
-        #expect(bytes == Array("/flywheel/button".utf8) + [0, 0, 0, 0] + Array(",is".utf8) + [0] + [0, 0, 1, 0] + Array("tap".utf8) + [0])
-        #expect(OSCMessage("/a", [.float(120)]).bytes == Array("/a".utf8) + [0, 0] + Array(",f".utf8) + [0, 0] + [0x42, 0xF0, 0, 0])
-        #expect(OSCMessage("/abc", []).bytes == Array("/abc".utf8) + [0, 0, 0, 0] + Array(",".utf8) + [0, 0, 0])
+        // Built part by part: one long concatenation is more than Swift 6.0's type checker will solve.
+        func padded(_ text: String, zeros: Int) -> [UInt8] { Array(text.utf8) + [UInt8](repeating: 0, count: zeros) }
+        var button: [UInt8] = padded("/flywheel/button", zeros: 4)
+        button += padded(",is", zeros: 1)
+        button += [0, 0, 1, 0]
+        button += padded("tap", zeros: 1)
+        #expect(OSCMessage("/flywheel/button", [.int(256), .string("tap")]).bytes == button)
+        var float: [UInt8] = padded("/a", zeros: 2)
+        float += padded(",f", zeros: 2)
+        float += [0x42, 0xF0, 0, 0]
+        #expect(OSCMessage("/a", [.float(120)]).bytes == float)
+        let empty: [UInt8] = padded("/abc", zeros: 4) + padded(",", zeros: 3)
+        #expect(OSCMessage("/abc", []).bytes == empty)
     }
 
     /// A UDP port nothing listens on now (the kernel's choice).
