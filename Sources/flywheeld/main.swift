@@ -86,16 +86,13 @@ let isDemo = simulate == "demo"
 
 // The configuration.
 let configPath = configOption ?? "/etc/flywheel/flywheel.json5"
-@MainActor func loadConfiguration() throws -> FlywheelConfiguration {
-    guard configOption != nil || FileSystem.exists(configPath) else { return FlywheelConfiguration() }
-    let bytes = try FileSystem.readFile(configPath)
-    return try FlywheelConfiguration.parse(bytes, file: configPath)
-}
+@MainActor func loadConfiguration() throws -> FlywheelConfiguration { try ConfigurationFile(path: configOption).load() }
 var configuration: FlywheelConfiguration
 do { configuration = try loadConfiguration() } catch { fail("\(error)") }
 if checkConfig {
-    try? FileOutput.standardOutput.write("\(configPath): the configuration is valid.\n")
-    exit(0)
+    let report = ConfigurationCheck.report(for: ConfigurationFile(path: configOption), profiles: ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)))
+    try? (report.valid ? FileOutput.standardOutput : FileOutput.standardError).write(report.text)
+    exit(report.valid ? 0 : 1)
 }
 
 // The input timeline.
@@ -200,7 +197,7 @@ var lastFrame: Nanoseconds = 0
         if nextItem < timeline.items.count {
             deadlines.append(start + timeline.items[nextItem].timeNanoseconds)
         } else if loopInput {
-            deadlines.append(start + timeline.endNanoseconds)
+            deadlines.append(start + timeline.loopPeriodNanoseconds)
         }
     }
     if let deadline = core.nextDeadline { deadlines.append(deadline) }
@@ -224,8 +221,8 @@ var lastFrame: Nanoseconds = 0
             messages += routed(timelineDevice, [DeviceInput(item, at: start + offset)])
             nextItem += 1
         }
-        if nextItem >= timeline.items.count, loopInput, now >= start + timeline.endNanoseconds {
-            playbackStart = start + timeline.endNanoseconds
+        if nextItem >= timeline.items.count, loopInput, now >= start + timeline.loopPeriodNanoseconds {
+            playbackStart = start + timeline.loopPeriodNanoseconds
             nextItem = 0
         }
     }
@@ -316,10 +313,10 @@ do {
                 do {
                     let reloaded = try loadConfiguration()
                     configuration = reloaded
-                    core = core.reconfigured(with: reloaded)
+                    let (next, ended) = core.reloaded(with: reloaded, at: max(coreTime, MonotonicClock.now())); core = next; server.broadcast(ended)
                     if framesText != nil { core.framesPerSecond = framesPerSecond }
                     server.queueLimit = reloaded.queueMessages
-                    server.clientLimit = reloaded.maxClients
+                    server.clientLimit = CommandLineSettings(maxClients: maxClientsText.flatMap { Int($0) }).clientLimit(under: reloaded)
                     try? FileOutput.standardError.write("flywheeld: reloaded \(configPath); socket settings take effect on restart.\n")
                 } catch {
                     try? FileOutput.standardError.write("flywheeld: kept the running configuration: \(error)\n")
