@@ -31,6 +31,11 @@ public struct KnobEngine: Sendable {
     /// Whether a hand gesture is under way.
     public private(set) var gestureActive = false
 
+    /// The most detent events one input produces; a longer jump is reported as one event.
+    public static let maximumDetentEvents = 64
+    /// The hand's position is kept within ±2⁵² detents (exact in a Double, safe as an Int).
+    public static let maximumPosition = 4_503_599_627_370_496.0
+
     var estimator: VelocityEstimator
     var lastInput: Nanoseconds?
     var touching = false
@@ -90,11 +95,19 @@ public struct KnobEngine: Sendable {
         }
         gestureActive = true
         self.touching = touching
-        handPosition += delta
+        handPosition = min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition)
         estimator.add(handPosition, at: time)
         lastInput = time
-        // The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
+        // The reported detent follows the hand with a tenth of a detent of hysteresis, one step at
+        // a time; a jump of more than `maximumDetentEvents` (a hostile or broken device reporting
+        // 2³¹ detents at once) is one event for the detent it lands on, never one per detent.
         let shown = bounds.displayed(handPosition)
+        let landing = bounds.clamp(Int((shown > Double(reportedDetent) ? shown - 0.6 : shown + 0.6).rounded(shown > Double(reportedDetent) ? .up : .down)))
+        if abs(landing - reportedDetent) > Self.maximumDetentEvents {
+            reportedDetent = landing
+            events.append(.detent(reportedDetent, timeNanoseconds: time))
+            return events
+        }
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
             events.append(.detent(reportedDetent, timeNanoseconds: time))

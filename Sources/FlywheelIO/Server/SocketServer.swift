@@ -203,6 +203,9 @@ public final class SocketServer {
         client.closeAfterFlush = true
         client.readClosed = true
         closingCount += 1
+        // Nothing it sends is read any more: shutting our receiving side makes its writes fail
+        // (EPIPE) instead of blocking a client that writes before it reads. ENOTCONN: already gone.
+        _ = try? Syscall.call("shutdown", "client \(client.fd)") { Glibc.shutdown(client.fd, Int32(SHUT_RD)) }
         updateInterest(client)
     }
 
