@@ -25,8 +25,8 @@ public final class Daemon {
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {
         var options = options
-        self.configurationFile = ConfigurationFile(options: options)
-        configuration = try configurationFile.load()
+        self.configurationFile = ConfigurationFile(path: options.configPath)
+        configuration = try Self.load(configurationFile)
         if options.isDemo {
             let folders = ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil)
             guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {
@@ -60,7 +60,7 @@ public final class Daemon {
         } catch {
             throw ToolError(error)
         }
-        server.clientLimit = options.maxClients ?? configuration.maxClients
+        server.clientLimit = options.commandLineSettings.clientLimit(under: configuration)
 
         let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
@@ -87,6 +87,11 @@ public final class Daemon {
         watchdogInterval = Self.watchdogInterval()
         nextWatchdog = watchdogInterval.map { MonotonicClock.now() + $0 }
         try wire()
+    }
+
+    /// Reads the configuration file (a regular file, bounded; the defaults when the default path is absent).
+    static func load(_ file: ConfigurationFile) throws(ToolError) -> FlywheelConfiguration {
+        do { return try file.load() } catch { throw ToolError(error) }
     }
 
     /// The controls as the configuration and the command line set them up.
@@ -152,7 +157,8 @@ public final class Daemon {
     func startPlayback() {
         guard let timeline, let device = timelineDevice else { return }
         let playback = Playback(
-            items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
+            items: timeline.items.map { ($0.timeNanoseconds, $0.item) },
+            endNanoseconds: options.loop ? timeline.loopPeriodNanoseconds : timeline.endNanoseconds, device: device,
             loops: options.loop, start: MonotonicClock.now())
         server.broadcast(pipeline.play(playback))
     }
@@ -195,12 +201,17 @@ public final class Daemon {
     /// SIGHUP: reload without dropping clients; a bad file keeps the running configuration.
     func reload() {
         do {
-            let reloaded = try configurationFile.load()
+            let reloaded = try Self.load(configurationFile)
             configuration = reloaded
-            pipeline.core = pipeline.core.reconfigured(with: reloaded)
-            if let frames = options.framesPerSecond { pipeline.core.framesPerSecond = frames }
+            // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
+            let now = max(MonotonicClock.now(), pipeline.time)
+            server.broadcast(pipeline.advance(to: now))
+            let (next, ended) = pipeline.core.reloaded(with: reloaded, at: now)
+            pipeline.core = next
+            server.broadcast(ended)
+            pipeline.core.framesPerSecond = options.commandLineSettings.framesPerSecond(under: reloaded)
             server.queueLimit = reloaded.queueMessages
-            server.clientLimit = options.maxClients ?? reloaded.maxClients
+            server.clientLimit = options.commandLineSettings.clientLimit(under: reloaded)
             Self.say("reloaded \(configurationFile.path); socket settings take effect on restart.")
         } catch {
             Self.say("kept the running configuration: \(error)")
@@ -236,10 +247,14 @@ public final class Daemon {
                 return 0
             case .serve(let options):
                 if options.checkConfig {
-                    let file = ConfigurationFile(options: options)
-                    _ = try file.load()
-                    try? FileOutput.standardOutput.write("\(file.path): the configuration is valid.\n")
-                    return 0
+                    let profiles = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil))
+                    let report = ConfigurationCheck.report(for: ConfigurationFile(path: options.configPath), profiles: profiles)
+                    if report.valid {
+                        try? FileOutput.standardOutput.write(report.text)
+                    } else {
+                        for line in report.text.split(separator: "\n") { say(String(line)) }
+                    }
+                    return report.valid ? 0 : 1
                 }
                 let daemon = try Daemon(options: options)
                 try daemon.run()

@@ -34,10 +34,15 @@ public struct DaemonOptions: Sendable {
     public var noDevices = false
 
     /// The default configuration file.
-    public static let defaultConfigPath = "/etc/flywheel/flywheel.json5"
+    public static let defaultConfigPath = ConfigurationFile.defaultPath
 
     /// The configuration file read.
     public var configFile: String { configPath ?? Self.defaultConfigPath }
+
+    /// What the command line sets that outranks the configuration file, at start and on reload.
+    public var commandLineSettings: CommandLineSettings {
+        CommandLineSettings(maxClients: maxClients, framesPerSecond: framesPerSecond)
+    }
 
     /// Whether it plays the built-in demo.
     public var isDemo: Bool { simulate == "demo" }

@@ -19,7 +19,7 @@ import FlywheelCore
 /// labelled with the level the kernel read when it handled it (which lags while contacts bounce);
 /// an `R:` line gives the levels read back from the lines at a quiet moment, and an `L:` line marks
 /// where the kernel's event buffer came back full, with the levels read back then. Lines with the same
-/// timestamp are simultaneous; timestamps never go backwards.
+/// timestamp are simultaneous; the marks' own times never go backwards.
 public struct EdgeLog: Hashable, Sendable {
     /// The lines' levels read back by the GPIO backend at a moment between events: `R:` at a quiet
     /// moment (the decoder takes them as the truth, correcting an edge the interrupt merged away),

@@ -35,6 +35,10 @@ public struct EvemuRecording: Hashable, Sendable {
     public var properties: [UInt8] = []
     /// Capability bitmask bytes per event type (`B:` lines, continuation lines appended).
     public var capabilities: [UInt16: [UInt8]] = [:]
+    /// Capability bytes a type may have: evdev codes end at KEY_MAX (0x2ff), 96 bytes of bits.
+    public static let maximumCapabilityBytes = 96
+    /// The largest event type (EV_MAX).
+    public static let maximumEventType: UInt8 = 0x1f
     /// Absolute axes (`A:`), in file order.
     public var absoluteAxes: [AbsoluteAxis] = []
     /// The events, in order.
@@ -55,6 +59,7 @@ public struct EvemuRecording: Hashable, Sendable {
     public static func parse(_ bytes: [UInt8], file: String, into base: EvemuRecording = EvemuRecording()) throws(FileLineError) -> EvemuRecording {
         var recording = base
         var lastTime: Int64 = recording.events.last?.timeNanoseconds ?? .min
+        var capabilityBytes: [UInt8: Int] = [:]  // per type, in this file
         for line in LineScanner(bytes: bytes) {
             func fail(_ problem: String) -> FileLineError { FileLineError(file: file, line: line.number, problem: problem) }
             var content = line.bytes
@@ -98,8 +103,15 @@ public struct EvemuRecording: Hashable, Sendable {
                 guard fields.count >= 2, let type = hex8(fields[1]) else {
                     throw fail("expected 'B: <type hex> <bytes…>' but found \(line.bytes.quoted)")
                 }
+                guard type <= EvemuRecording.maximumEventType else {
+                    throw fail("the event type 0x\(String(type, radix: 16)) is past EV_MAX (0x1f)")
+                }
                 for field in fields.dropFirst(2) {
                     guard let byte = hex8(field) else { throw fail("expected capability bytes in hex but found \(field.quoted)") }
+                    capabilityBytes[type, default: 0] += 1
+                    guard capabilityBytes[type]! <= EvemuRecording.maximumCapabilityBytes else {
+                        throw fail("more than \(EvemuRecording.maximumCapabilityBytes) capability bytes for type 0x\(String(type, radix: 16)) (evdev codes end at KEY_MAX, 0x2ff)")
+                    }
                     recording.capabilities[UInt16(type), default: []].append(byte)
                 }
             case 0x41 where tag.elementsEqual("A:".utf8):

@@ -80,7 +80,8 @@ struct SimCommandTests {
         defer { unlink(file) }
         let run = ToolRun.run(["sim", file, "--truth", "--hardware", "/nonexistent"])
         #expect(run.status == 1)
-        #expect(run.err.hasPrefix("No device profile 'no-such-knob.profile' in /nonexistent, "))
+        // The file and its `device` line, then where it looked.
+        #expect(run.err.hasPrefix("\(file) line 1: the device 'no-such-knob' is unknown: No device profile 'no-such-knob.profile' in /nonexistent, "))
     }
 }
 

@@ -87,4 +87,17 @@ struct EvemuTests {
         #expect(recording.has(type: EventType.abs, code: AbsCode.mtSlot) == touch.slots)
         #expect(recording.events.last?.type == EventType.syn)
     }
+
+    @Test("a capability line longer than 8192 bytes is an error naming the line and the limit, not a crash")
+    func longCapabilityLine() {
+        let line = "B: 01" + String(repeating: " ff", count: 8200)
+        let text = "N: hostile\nI: 0003 077d 0410 0400\n" + line + "\nE: 0.000100 0002 0007 7\n"
+        let error = #expect(throws: FileLineError.self) { _ = try EvemuRecording.parse(Array(text.utf8), file: "h.evemu") }
+        #expect(error?.line == 3)
+        #expect(error?.problem.contains("\(EvemuRecording.maximumCapabilityBytes)") == true)
+        // At the limit it is read, and every code it sets is a valid evdev code.
+        let full = "N: full\nB: 01" + String(repeating: " ff", count: EvemuRecording.maximumCapabilityBytes) + "\n"
+        let recording = try? EvemuRecording.parse(Array(full.utf8), file: "f.evemu")
+        #expect(recording?.deviceDescription.codes[EventType.key]?.max() == 0x2ff)
+    }
 }

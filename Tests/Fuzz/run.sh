@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(ClientCommand Config Evemu VCD EdgeLog Scenario)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(ClientCommand Config Evemu VCD EdgeLog Scenario EvdevStream ClientSession)
 for name in "${targets[@]}"; do
     FLYWHEEL_FUZZ=1 swift build --sanitize=fuzzer --scratch-path .build-fuzz -c release --product "fuzz-$name" >&2
 done

@@ -38,7 +38,7 @@ enum ReplayCommand {
         let hardware = try args.option("hardware")
         var configuration = FlywheelConfiguration()
         if let configPath {
-            configuration = try ConfigurationFile(path: configPath).load()
+            do { configuration = try ConfigurationFile(path: configPath).load() } catch { throw ToolError(error) }
         }
         if let bpm = try FeelOptions.number(&args, "bpm") { configuration.bpm = bpm }
         if let tableText = try args.option("table") {

@@ -92,6 +92,11 @@ public struct FlywheelConfiguration: Sendable {
         do { document = try JSONParser.parseJSON5(bytes) } catch {
             throw FileLineError(file: file, line: JSONParser.line(of: error.offset, in: bytes), problem: error.problem)
         }
+        // An empty file is most often one being rewritten: refusing it keeps the running
+        // configuration on a reload. `{}` asks for the defaults.
+        guard document.value != .object([]) || bytes.contains(0x7B) else {
+            throw FileLineError(file: file, line: 1, problem: "the configuration is empty (write {} for the defaults)")
+        }
         var config = FlywheelConfiguration()
         let root = try ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1)
         try root.only(["socket", "feel", "controls", "clients", "devices"])
@@ -147,18 +152,15 @@ public struct FlywheelConfiguration: Sendable {
         try tempo.only(["range", "table", "bpm"])
         var range = 20...300
         if let field = tempo.value("range") {
-            guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1],
-                low >= 1, low < high, high <= 1000
-            else {
-                throw tempo.fail("range", "must be two whole numbers [low, high] with 1 ≤ low < high ≤ 1000, got \(field.encoded())")
+            guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
+                throw tempo.fail("range", "must be two whole numbers [low, high], got \(field.encoded())")
             }
+            if let problem = TempoRules.rangeProblem(low: low, high: high) { throw tempo.fail("range", problem) }
             range = low...high
         }
         let table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))!
         config.tempoDial = TempoDial(range: range, table: table)
-        guard !table.values(in: range).isEmpty else {
-            throw tempo.fail("table", "has no value within the range \(range.lowerBound)–\(range.upperBound)")
-        }
+        if let problem = TempoRules.tableProblem(table, in: range) { throw tempo.fail("table", problem) }
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
         let volume = try controls.child("volume")

@@ -87,6 +87,19 @@ public struct ScrubControl: Sendable {
         return out
     }
 
+    /// Ends a scrub under way at `time`, whatever its phase (a configuration reload): the motion
+    /// stops and the scrub commits where it is once armed, else cancels, so every `began` ends.
+    public mutating func end(at time: Nanoseconds) -> [ControlEvent] {
+        var out = advance(to: time)
+        shuttleSince = nil
+        shuttleRate = 0
+        lastRelease = nil
+        engine.set(detent: 0)
+        lastDetent = 0
+        out += emit(scrubber.end(at: time))
+        return out
+    }
+
     mutating func advanceShuttle(to time: Nanoseconds) -> [ControlEvent] {
         guard let since = shuttleSince, time > since, shuttleRate != 0 else { return [] }
         shuttleSince = time

@@ -31,6 +31,11 @@ public struct KnobEngine: Sendable {
     /// Whether a hand gesture is under way.
     public private(set) var gestureActive = false
 
+    /// The most detent events one input produces; a longer jump is reported as one event.
+    public static let maximumDetentEvents = 64
+    /// The hand's position is kept within ±2⁵² detents (exact in a Double, safe as an Int).
+    public static let maximumPosition = 4_503_599_627_370_496.0
+
     var estimator: VelocityEstimator
     var lastInput: Nanoseconds?
     var touching = false
@@ -108,7 +113,7 @@ public struct KnobEngine: Sendable {
         let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
         let bounce = continuing && direction != 0 && direction == -lastDirection
             && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
-        handPosition += delta
+        handPosition = min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition)
         if bounce {
             estimator.replaceNewest(with: handPosition)
             bounceQuietAt = time + parameters.bounceWindowNanoseconds
@@ -140,6 +145,12 @@ public struct KnobEngine: Sendable {
     mutating func followHand(at time: Nanoseconds) -> [Event] {
         var events: [Event] = []
         let shown = bounds.displayed(handPosition)
+        let landing = bounds.clamp(Int((shown > Double(reportedDetent) ? shown - 0.6 : shown + 0.6).rounded(shown > Double(reportedDetent) ? .up : .down)))
+        if abs(landing - reportedDetent) > Self.maximumDetentEvents {
+            reportedDetent = landing
+            events.append(.detent(reportedDetent, timeNanoseconds: time))
+            return events
+        }
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
             events.append(.detent(reportedDetent, timeNanoseconds: time))

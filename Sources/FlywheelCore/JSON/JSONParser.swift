@@ -70,6 +70,19 @@ public struct JSONParser {
         }
     }
 
+    /// The 1-based line of `offset`, counted on from the last offset asked about (offsets only grow
+    /// while parsing, so a file with thousands of keys is counted once, not once per key).
+    mutating func lineNumber(at offset: Int) -> Int {
+        if offset < lineCountedTo { lineCountedTo = 0; linesSoFar = 1 }
+        while lineCountedTo < offset {
+            if bytes[lineCountedTo] == 0x0A { linesSoFar += 1 }
+            lineCountedTo += 1
+        }
+        return linesSoFar
+    }
+    var lineCountedTo = 0
+    var linesSoFar = 1
+
     var dottedPath: String {
         var text = ""
         for part in path {
@@ -163,6 +176,8 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var pairs: [(String, JSONValue)] = []
+        // Keys seen so far: a duplicate is found in constant time, so a line of many keys parses linearly.
+        var keys: Set<String> = []
         try skipWhitespaceAndComments()
         if index < bytes.count, bytes[index] == 0x7D { index += 1; return .object(pairs) }
         while true {
@@ -185,17 +200,17 @@ public struct JSONParser {
             try skipWhitespaceAndComments()
             path.append(key)
             if json5 {
-                let line = Self.line(of: keyOffset, in: bytes)
-                if let existing = pairs.firstIndex(where: { $0.0 == key }) {
+                let line = lineNumber(at: keyOffset)
+                if keys.contains(key) {
                     let first = memberLines[dottedPath] ?? 0
-                    throw Failure(offset: keyOffset, problem: "the key \"\(pairs[existing].0)\" appears twice (first on line \(first))")
+                    throw Failure(offset: keyOffset, problem: "the key \"\(key)\" appears twice (first on line \(first))")
                 }
                 memberLines[dottedPath] = line
             }
             let item = try value()
             path.removeLast()
-            if let existing = pairs.firstIndex(where: { $0.0 == key }) {
-                throw Failure(offset: index, problem: "the key \"\(pairs[existing].0)\" appears twice")
+            guard keys.insert(key).inserted else {
+                throw Failure(offset: index, problem: "the key \"\(key)\" appears twice")
             }
             pairs.append((key, item))
             try skipWhitespaceAndComments()

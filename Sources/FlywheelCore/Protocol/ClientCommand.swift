@@ -115,8 +115,8 @@ public enum ClientCommand: Sendable, Hashable {
                     guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
                         throw ProtocolError(.badType, "\"range\" must be two whole numbers [low, high].")
                     }
-                    guard low >= 1, low < high, high <= 1000 else {
-                        throw ProtocolError(.outOfRange, "\"range\" must have 1 ≤ low < high ≤ 1000, not [\(low), \(high)].")
+                    if let problem = TempoRules.rangeProblem(low: low, high: high) {
+                        throw ProtocolError(.outOfRange, "\"range\" \(problem).")
                     }
                     range = low...high
                 }

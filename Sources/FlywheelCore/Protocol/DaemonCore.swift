@@ -177,7 +177,12 @@ public struct DaemonCore: Sendable {
         case .watch(let subscription):
             return (ServerMessage(.watch(subscription), at: time), [])
         case .setTempo(let bpm, let range, let table):
-            let dial = TempoDial(range: range ?? tempo.dial.range, table: table ?? tempo.dial.table)
+            let newRange = range ?? tempo.dial.range, newTable = table ?? tempo.dial.table
+            // The configuration's rule: the table must have a value within the range.
+            if let problem = TempoRules.tableProblem(newTable, in: newRange) {
+                return (Self.error(.outOfRange, "\"table\" \"\(newTable.rawValue)\" \(problem).", at: time), [])
+            }
+            let dial = TempoDial(range: newRange, table: newTable)
             let target = bpm ?? Double(tempo.bpm)
             // Compared as doubles: a huge number must be refused, not converted (that would trap).
             if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
@@ -209,7 +214,9 @@ public struct DaemonCore: Sendable {
             let changed = before != mode.active
             return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(control, timeNanoseconds: time))] : [])
         case .tap:
-            let bpm = tapTempo.tap(at: time)
+            // The tapped tempo, within the dial's range (taps 1 µs apart are 60 million BPM).
+            let range = tempo.dial.range
+            let bpm = tapTempo.tap(at: time).map { min(max($0, Double(range.lowerBound)), Double(range.upperBound)) }
             var broadcast: [ServerMessage] = []
             if let bpm {
                 tempo.set(bpm: bpm)
@@ -276,5 +283,19 @@ extension DaemonCore {
         next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
         _ = next.mode.select(mode.active)
         return next
+    }
+
+    /// The daemon under a reloaded configuration at `time`, and the messages that end what was
+    /// under way: a scrub in progress commits (once armed) or cancels, a turning tempo knob
+    /// settles where it is, so no client is left with a `began` that never ends.
+    public func reloaded(with configuration: FlywheelConfiguration, at time: Nanoseconds) -> (core: DaemonCore, messages: [ServerMessage]) {
+        var current = self
+        var events = current.advanceEvents(to: time)
+        events += current.scrub.end(at: time)
+        if current.tempo.engine.nextDeadline != nil {  // turning, coasting or about to rest
+            let detent = current.tempo.engine.reportedDetent
+            events.append(.tempo(bpm: current.tempo.dial.bpm(atDetent: detent), value: detent, phase: .settled, timeNanoseconds: time))
+        }
+        return (current.reconfigured(with: configuration), events.map(ServerMessage.init))
     }
 }

@@ -22,7 +22,11 @@ public struct ScenarioRun: Sendable {
             throw ToolError(error)
         }
         let library = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: path))
-        let profile = try library.profile(scenario.device)
+        let profile: DeviceProfile
+        do { profile = try library.profile(scenario.device) } catch {
+            // Named where the scenario names it: the file and the `device` line.
+            throw ToolError(FileLineError(file: path, line: max(1, scenario.deviceLine), problem: "the device '\(scenario.device)' is unknown: \(error)").description)
+        }
         do {
             let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
             return ScenarioRun(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)

@@ -14,6 +14,12 @@ public final class EventLoop {
         public static let writable = Readiness(rawValue: EPOLLOUT.rawValue)
         public static let hangup = Readiness(rawValue: EPOLLHUP.rawValue | EPOLLRDHUP.rawValue)
         public static let error = Readiness(rawValue: EPOLLERR.rawValue)
+        /// Both directions are shut (EPOLLHUP alone): a peer that only shut its sending side
+        /// (EPOLLRDHUP) may still be listening.
+        public static let closed = Readiness(rawValue: EPOLLHUP.rawValue)
+
+        /// The epoll events for this interest: a readable interest also hears the peer's hang-up.
+        var epollEvents: UInt32 { contains(.readable) ? rawValue | EPOLLRDHUP.rawValue : rawValue }
     }
 
     let epoll: Int32
@@ -49,29 +55,37 @@ public final class EventLoop {
 
     /// Watches `fd` for `interest`, calling `handler` with what is ready.
     public func register(_ fd: Int32, interest: Readiness, handler: @escaping (Readiness) -> Void) throws(SystemError) {
-        try add(fd, events: interest.rawValue | EPOLLRDHUP.rawValue)
+        try add(fd, events: interest.epollEvents)
         handlers[fd] = handler
     }
 
-    /// Changes what `fd` is watched for.
+    /// Changes what `fd` is watched for (an empty interest still hears EPOLLHUP and EPOLLERR).
     public func modify(_ fd: Int32, interest: Readiness) throws(SystemError) {
         var event = epoll_event()
-        event.events = interest.rawValue | EPOLLRDHUP.rawValue
+        event.events = interest.epollEvents
         event.data.fd = fd
         _ = try Syscall.call("epoll_ctl", "descriptor \(fd)") { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
     }
 
-    /// Stops watching `fd` (before it is closed).
+    /// Stops watching `fd` (before it is closed). A descriptor the loop does not watch is a bug.
     public func unregister(_ fd: Int32) {
         handlers[fd] = nil
         var event = epoll_event()
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+        do {
+            _ = try Syscall.call("epoll_ctl", "descriptor \(fd)") { epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event) }
+        } catch {
+            // ENOENT (never added) and ENOMEM cannot leave the loop in a state that matters for a
+            // descriptor about to be closed; anything else is a bug.
+            precondition(error.errno == ENOENT || error.errno == ENOMEM, "\(error)")
+        }
     }
 
     /// Called when the armed deadline passes.
     public func onTimer(_ handler: @escaping () -> Void) { timerHandler = handler }
 
-    /// Arms the timer for an absolute CLOCK_MONOTONIC time, or disarms it with nil.
+    /// Arms the timer for an absolute CLOCK_MONOTONIC time, or disarms it with nil. The only
+    /// failure timerfd_settime(2) has for a valid timer is EINVAL for a bad time, which a clamped
+    /// deadline cannot be: a failure here is a bug.
     public func arm(at deadline: Nanoseconds?) {
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
@@ -81,7 +95,11 @@ public final class EventLoop {
             spec.it_value.tv_sec = Int(clamped / 1_000_000_000)
             spec.it_value.tv_nsec = Int(clamped % 1_000_000_000)
         }
-        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        do {
+            _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 
     /// Runs until ``stop()``.
@@ -109,7 +127,8 @@ public final class EventLoop {
             let ready = Readiness(rawValue: events[index].events)
             if fd == timer {
                 var expirations: UInt64 = 0
-                _ = read(timer, &expirations, 8)
+                // wouldBlock: the timer was re-armed between epoll_wait and here; nothing expired.
+                guard case .processed = try Syscall.nonBlocking("read", "the event loop's timer", { read(timer, &expirations, 8) }) else { continue }
                 armedDeadline = nil
                 timerHandler()
             } else if let handler = handlers[fd] {

@@ -32,8 +32,8 @@ public final class SocketServer {
         try loop.register(listener.fd, interest: .readable) { [unowned self] _ in self.acceptAll() }
     }
 
-    /// How many clients are connected.
-    public var clientCount: Int { clients.count }
+    /// How many clients are connected and served.
+    public var clientCount: Int { servingCount }
 
     /// Whether any client wants frames.
     public var anyoneWantsFrames: Bool { clients.values.contains { $0.subscription.frames } }
@@ -48,7 +48,7 @@ public final class SocketServer {
                 return
             }
             guard let fd else { return }
-            if clients.count >= clientLimit {
+            if servingCount >= clientLimit {
                 refuse(fd, "flywheeld serves at most \(clientLimit) clients; try again later.")
                 continue
             }
@@ -70,18 +70,25 @@ public final class SocketServer {
         guard let client = clients[fd] else { return }
         if ready.contains(.writable) { flush(client) }
         guard clients[fd] != nil else { return }
-        if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) {
-            switch client.read() {
-            case .closed:
-                drop(client)
-            case .tooLong:
-                let now = MonotonicClock.now()
-                send(DaemonCore.error(.lineTooLong, "A line over 64 KiB was received; closing the connection.", at: now), to: client)
-                client.closeAfterFlush = true
-                flush(client)
-            case .lines(let lines):
-                for line in lines { handle(line, from: client) }
-            }
+        if ready.contains(.error) || (client.readClosed && ready.contains(.closed)) {
+            drop(client)
+            return
+        }
+        guard !client.readClosed, !ready.isDisjoint(with: [.readable, .hangup, .closed]) else { return }
+        // One read of at most ClientConnection.readBudget bytes per turn: the loop comes back for
+        // the rest after the others have had theirs.
+        switch client.read() {
+        case .closed:
+            // Shut for sending, perhaps still listening (a half-close after `watch`): keep it
+            // until a write fails or it closes altogether.
+            if ready.contains(.closed) { drop(client) } else { updateInterest(client) }
+        case .tooLong:
+            let now = MonotonicClock.now()
+            send(DaemonCore.error(.lineTooLong, "A line over 64 KiB was received; closing the connection.", at: now), to: client)
+            beginClosing(client)
+            flush(client)
+        case .lines(let lines):
+            for line in lines { handle(line, from: client) }
         }
     }
 
@@ -104,7 +111,7 @@ public final class SocketServer {
     }
 
     func handle(_ line: [UInt8], from client: ClientConnection) {
-        guard clients[client.fd] != nil else { return }
+        guard clients[client.fd] === client, !client.closeAfterFlush else { return }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are keep-alives
         let now = MonotonicClock.now()
         do {
@@ -115,7 +122,9 @@ public final class SocketServer {
             }
             let (reply, broadcast) = onCommand(command, now)
             send(reply, to: client)
-            self.broadcast(broadcast)
+            // What a command changes is state: a burst of `set`s reaches each client as the
+            // latest value, never as a queue of stale ones (so it cannot overflow a neighbour).
+            self.broadcast(broadcast.map { $0.coalescing(by: "command:" + $0.messageClass.rawValue) })
         } catch {
             send(DaemonCore.error(error.code, error.message, at: now), to: client)
         }
@@ -129,35 +138,79 @@ public final class SocketServer {
     }
 
     func send(_ message: ServerMessage, to client: ClientConnection) {
-        guard clients[client.fd] != nil, !client.closeAfterFlush else { return }
+        guard clients[client.fd] === client, !client.closeAfterFlush else { return }
         if !client.enqueue(message, limit: queueLimit) {
             // It stopped reading: drop what it has not started to receive, queue one error, send
-            // nothing more, and close once the error is out.
+            // nothing more, and close once the error is out; its slot is free at once.
             let inFlight = client.offset > 0 ? Array(client.queue.prefix(1)) : []
             client.queue = inFlight
-            client.discreteQueued = inFlight.count
+            client.discreteQueued = inFlight.filter(\.counted).count
             client.seq += 1
             client.queue.append((DaemonCore.error(
                 .queueOverflow, "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
-                at: MonotonicClock.now()).bytes(seq: client.seq), nil))
-            client.closeAfterFlush = true
+                at: MonotonicClock.now()).bytes(seq: client.seq), nil, true))
+            beginClosing(client)
         }
         flush(client)
     }
 
+    /// Writes what the client has queued; EPOLLOUT is asked for only while a backlog waits, so a
+    /// delivered line costs one write and nothing else.
     func flush(_ client: ClientConnection) {
         switch client.flush() {
         case .done:
-            if client.closeAfterFlush { drop(client) } else { try? loop.modify(client.fd, interest: .readable) }
+            if client.closeAfterFlush { drop(client) } else { updateInterest(client) }
         case .blocked:
-            try? loop.modify(client.fd, interest: [.readable, .writable])
+            updateInterest(client)
         case .failed:
             drop(client)
         }
     }
 
+    /// Tells the loop what the client needs: readable until it shut its side, writable while a
+    /// backlog waits. Changes the registration only when that differs from what it is.
+    func updateInterest(_ client: ClientConnection) {
+        let wantsWrite = client.hasBacklog
+        let wantsRead = !client.readClosed
+        guard wantsWrite != client.writeArmed || wantsRead != client.readArmed else { return }
+        var interest: EventLoop.Readiness = []
+        if wantsRead { interest.insert(.readable) }
+        if wantsWrite { interest.insert(.writable) }
+        do {
+            try loop.modify(client.fd, interest: interest)
+            client.writeArmed = wantsWrite
+            client.readArmed = wantsRead
+        } catch {
+            drop(client)  // ENOMEM: the loop cannot watch it any more
+        }
+    }
+
+    /// Clients being closed: told why, their last message still being written. They hold no
+    /// serving slot, are not read and get nothing more; at most `clientLimit` of them wait for a
+    /// reader that never comes (more are closed at once).
+    var closingCount = 0
+
+    /// How many clients are served (not counting those being closed).
+    var servingCount: Int { clients.count - closingCount }
+
+    func beginClosing(_ client: ClientConnection) {
+        guard !client.closeAfterFlush else { return }
+        if closingCount >= clientLimit {
+            drop(client)
+            return
+        }
+        client.closeAfterFlush = true
+        client.readClosed = true
+        closingCount += 1
+        // Nothing it sends is read any more: shutting our receiving side makes its writes fail
+        // (EPIPE) instead of blocking a client that writes before it reads. ENOTCONN: already gone.
+        _ = try? Syscall.call("shutdown", "client \(client.fd)") { Glibc.shutdown(client.fd, Int32(SHUT_RD)) }
+        updateInterest(client)
+    }
+
     func drop(_ client: ClientConnection) {
-        guard clients[client.fd] != nil else { return }
+        guard clients[client.fd] === client else { return }
+        if client.closeAfterFlush { closingCount -= 1 }
         loop.unregister(client.fd)
         clients[client.fd] = nil
         Glibc.close(client.fd)

@@ -9,9 +9,17 @@ public final class UnixListener {
     /// The path, when this process bound it (and must remove it on exit).
     public let ownedPath: String?
 
-    init(fd: Int32, ownedPath: String?) {
+    /// The device and inode of the socket file this process made: the path is removed on exit
+    /// only if it still names this file.
+    let inode: (dev_t, ino_t)?
+    /// The lock that makes this process the path's owner.
+    let lock: PathLock?
+
+    init(fd: Int32, ownedPath: String?, inode: (dev_t, ino_t)? = nil, lock: PathLock? = nil) {
         self.fd = fd
         self.ownedPath = ownedPath
+        self.inode = inode
+        self.lock = lock
     }
 
     /// A failure to set up the socket, as one sentence.
@@ -48,20 +56,46 @@ public final class UnixListener {
         return address
     }
 
-    /// Whether a daemon answers at `path`.
-    static func answers(_ path: String) -> Bool {
-        guard var address = try? address(path) else { return false }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { Glibc.close(probe) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    /// What a probe `connect()` says about a socket file: only ECONNREFUSED means nobody listens.
+    enum Liveness: Equatable { case answers, stale, unknown(Int32) }
+
+    static func probe(_ path: String) -> Liveness {
+        guard var address = try? address(path) else { return .unknown(ENAMETOOLONG) }
+        guard let probe = try? Syscall.call("socket", path, { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else {
+            return .unknown(EMFILE)
         }
-        return result == 0
+        defer { Glibc.close(probe) }
+        do {
+            _ = try Syscall.call("connect", path) {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+            }
+            return .answers
+        } catch {
+            return error.errno == ECONNREFUSED ? .stale : .unknown(error.errno)
+        }
     }
 
     /// Binds and listens at `path` with permission `mode` and, if given, group `group`.
+    ///
+    /// Ownership of the path is decided by an exclusive `flock` on `PATH.lock` (kept for the
+    /// process's life, never removed: removing a lock file races with the next daemon). The socket
+    /// is made in a private directory beside the path (mode 0700, so nobody can swap it for a link),
+    /// given its mode through the umask at `bind()` and its group by `lchown`, then renamed onto the
+    /// path: the path never shows a socket with the wrong owner or mode, and no permission call
+    /// ever acts on a path someone else controls. A socket file already at the path is replaced
+    /// only when `connect()` to it fails with ECONNREFUSED (stale).
     public static func bind(path: String, mode: mode_t = 0o660, group: String? = nil) throws -> UnixListener {
+        var groupID: gid_t?
+        if let group {
+            guard let entry = getgrnam(group) else {
+                throw SetupError(description: "The socket group '\(group)' does not exist on this system.")
+            }
+            groupID = entry.pointee.gr_gid
+        }
+        _ = try address(path)  // the length check, before anything is made
+        let lock = try PathLock(lockPath: path + ".lock", guarding: path)
         var info = stat()
         if lstat(path, &info) == 0 {
             let type = info.st_mode & S_IFMT
@@ -71,58 +105,70 @@ public final class UnixListener {
             guard type == S_IFSOCK else {
                 throw SetupError(description: "\(path) exists and is not a socket; remove it or choose another --socket.")
             }
-            if answers(path) {
+            switch probe(path) {
+            case .answers:
                 throw SetupError(description: "Another flywheeld is already answering at \(path).")
+            case .unknown(let error):
+                throw SetupError(description: "\(path) is a socket whose owner could not be checked (connect: \(Errno.describe(error))); flywheeld replaces only a socket that refuses connections.")
+            case .stale:
+                break  // replaced by the rename below
             }
-            _ = try Syscall.call("unlink", path) { unlink(path) }  // a stale socket file
         }
+        let directory = try PrivateDirectory(beside: path)
+        defer { directory.remove() }
         let fd = try Syscall.call("socket", path) {
             socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         do {
-            var address = try address(path)
+            var address = try address(directory.socketPath)
             let oldMask = umask(~mode & 0o777)
-            defer { umask(oldMask) }
-            _ = try Syscall.call("bind", path) {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            let bound = Result { () throws(SystemError) in
+                try Syscall.call("bind", directory.socketPath) {
+                    withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    }
                 }
             }
-            _ = try Syscall.call("chmod", path) { chmod(path, mode) }
-            if let group {
-                guard let entry = getgrnam(group) else {
-                    throw SetupError(description: "The socket group '\(group)' does not exist on this system.")
-                }
-                _ = try Syscall.call("chown", path) { chown(path, uid_t.max, entry.pointee.gr_gid) }
+            umask(oldMask)
+            _ = try bound.get()
+            if let groupID {
+                _ = try Syscall.call("lchown", directory.socketPath) { lchown(directory.socketPath, uid_t.max, groupID) }
             }
+            var made = stat()
+            _ = try Syscall.call("lstat", directory.socketPath) { lstat(directory.socketPath, &made) }
             _ = try Syscall.call("listen", path) { listen(fd, 128) }
+            _ = try Syscall.call("rename", path) { rename(directory.socketPath, path) }
+            return UnixListener(fd: fd, ownedPath: path, inode: (made.st_dev, made.st_ino), lock: lock)
         } catch {
             Glibc.close(fd)
             throw error
         }
-        return UnixListener(fd: fd, ownedPath: path)
     }
 
-    /// Accepts one pending client (non-blocking), or nil when none is waiting.
+    /// Accepts one pending client (non-blocking, close-on-exec), or nil when none is waiting.
     public func accept() throws(SystemError) -> Int32? {
         while true {
-            let client = Glibc.accept(fd, nil, nil)
-            if client >= 0 {
-                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            do {
+                let result = try Syscall.nonBlocking("accept4", ownedPath ?? "the activated socket") {
+                    accept4(fd, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+                guard case .processed(let client) = result else { return nil }
                 return client
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, ECONNABORTED: return nil
-            default: throw SystemError(function: "accept4", subject: ownedPath ?? "the activated socket", errno: errno)
+            } catch {
+                if error.errno == ECONNABORTED { continue }  // gone before it was accepted
+                throw error
             }
         }
     }
 
-    /// Closes the socket and removes its file if this process created it.
+    /// Closes the socket and removes its file if this process created it and the path still
+    /// names that file (another daemon may own the path now). The lock is released last.
     public func close() {
         Glibc.close(fd)
-        if let ownedPath { unlink(ownedPath) }
+        if let ownedPath, let inode {
+            var info = stat()
+            if lstat(ownedPath, &info) == 0, info.st_dev == inode.0, info.st_ino == inode.1 { unlink(ownedPath) }
+        }
+        lock?.release()
     }
 }

@@ -22,6 +22,37 @@ public enum FileSystem {
         }
     }
 
+    /// Reads a file that must be a regular file of at most `limitBytes` (a configuration): opened
+    /// without blocking (a FIFO put in its place cannot stall the caller), refused when it is a
+    /// device, a FIFO, a socket or a directory, or when it is longer than the limit (a link to
+    /// /dev/zero cannot make the caller read forever). Links are followed: a configuration may be
+    /// a link into a managed tree, but what it names must be a regular file.
+    public static func readRegularFile(_ path: String, limitBytes: Int) throws(FileReadError) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try Syscall.call("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        } catch {
+            throw .system(error)
+        }
+        defer { close(fd) }
+        var info = stat()
+        do { _ = try Syscall.call("fstat", path) { fstat(fd, &info) } } catch { throw .system(error) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular(path: path) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.call("read", path) { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw .system(error)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limitBytes { throw .tooLarge(path: path, limitBytes: limitBytes) }
+        }
+    }
+
     /// Whether a regular file or directory exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var info = stat()
@@ -103,5 +134,23 @@ extension FileOutput {
     public static func create(_ path: String) throws(SystemError) -> FileOutput {
         let fd = try Syscall.call("open", path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         return FileOutput(fd: fd, name: path)
+    }
+}
+
+/// Why ``FileSystem/readRegularFile(_:limitBytes:)`` refused a file, as one sentence.
+public enum FileReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The system call failed.
+    case system(SystemError)
+    /// Not a regular file (a device, FIFO, socket or directory).
+    case notRegular(path: String)
+    /// Longer than the limit.
+    case tooLarge(path: String, limitBytes: Int)
+
+    public var description: String {
+        switch self {
+        case .system(let error): return error.description
+        case .notRegular(let path): return "\(path) is not a regular file (a device, FIFO, socket or directory); flywheeld reads its configuration only from a regular file."
+        case .tooLarge(let path, let limit): return "\(path) is longer than \(limit) bytes, the most a configuration may be."
+        }
     }
 }

@@ -3,6 +3,11 @@ import FlywheelCore
 extension Scenario {
     /// The longest accepted speed, in detents per second.
     static let maximumSpeed = 10_000.0
+    /// The longest a scenario may last, holds, turns and jitter added up (10 minutes): what it
+    /// simulates is kept in memory, so its length bounds the memory a file can ask for.
+    public static let maximumDurationNanoseconds: Nanoseconds = 600_000_000_000
+    /// The most chatter pulses a second a scenario may ask for.
+    public static let maximumChatterPerSecond = 100.0
 
     /// Parses a `.sim` scenario.
     ///
@@ -15,6 +20,7 @@ extension Scenario {
         var notes: [String] = []
         var settingLines: [String: Int] = [:]
         var lineNumber = 0
+        var totalNanoseconds: Nanoseconds = 0
         func fail(_ problem: String) -> ScenarioError {
             ScenarioError(file: file, line: lineNumber, problem: problem)
         }
@@ -47,6 +53,10 @@ extension Scenario {
                 try parseSetting(words, shown: shown, into: &scenario, line: lineNumber, fail: fail)
             } else {
                 let gesture = try parseCommand(words, shown: shown, fail: fail)
+                totalNanoseconds += gesture.plannedNanoseconds
+                guard totalNanoseconds <= maximumDurationNanoseconds else {
+                    throw fail("the scenario would last longer than the limit of \(maximumDurationNanoseconds / 60_000_000_000) minutes with '\(shown)'")
+                }
                 scenario.steps.append(ScenarioStep(gesture: gesture, line: lineNumber))
             }
         }
@@ -68,6 +78,9 @@ extension Scenario {
         switch words[0] {
         case "device":
             guard words.count == 2 else { throw fail("expected 'device <profile-id>', got '\(shown)'") }
+            guard words[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw fail("expected a profile id (letters, digits, - and _) after 'device', not a path, got '\(words[1])'")
+            }
             scenario.device = words[1]
             scenario.deviceLine = line
         case "seed":
@@ -92,11 +105,14 @@ extension Scenario {
             guard let parsed = ChatterText.parse(rest) else {
                 throw fail("expected 'chatter RATE/s width SHORTEST..LONGEST' (such as 'chatter 2/s width 20us..200us') or 'chatter off', got '\(shown)'")
             }
+            if let rate = parsed?.ratePerSecond, rate > maximumChatterPerSecond {
+                throw fail("expected a chatter rate of at most \(Int(maximumChatterPerSecond))/s, got '\(shown)'")
+            }
             scenario.chatter = parsed.map { ChatterOverride.on($0) } ?? .off
         case "friction":
             let value = words.count == 2 ? (ValueText.perSecond(words[1]) ?? ValueText.number(words[1])) : nil
-            guard let friction = value, friction > 0, friction <= 1000 else {
-                throw fail("expected 'friction K' with K per second above 0 and at most 1000 (such as 'friction 6'), got '\(shown)'")
+            guard let friction = value, friction >= 0.1, friction <= 1000 else {
+                throw fail("expected 'friction K' with K per second from 0.1 to 1000 (such as 'friction 6'), got '\(shown)'")
             }
             scenario.friction = friction
         case "counter":
@@ -136,7 +152,7 @@ extension Scenario {
             }
             return .flick(velocity: velocity)
         case "hold":
-            guard words.count == 2, let duration = ValueText.duration(words[1]), duration > 0 else {
+            guard words.count == 2, let duration = ValueText.duration(words[1]), duration > 0, duration <= maximumDurationNanoseconds else {
                 throw fail("expected 'hold DURATION' with a unit s, ms, us or ns (such as 'hold 200ms'), got '\(shown)'")
             }
             return .hold(nanoseconds: duration)
@@ -153,7 +169,7 @@ extension Scenario {
             return .wiggle(fraction: fraction, speed: rate)
         case "jitter":
             guard words.count == 4, words[2] == "for", let amplitude = ValueText.number(words[1]), amplitude > 0,
-                amplitude < 0.5, let duration = ValueText.duration(words[3]), duration > 0
+                amplitude < 0.5, let duration = ValueText.duration(words[3]), duration > 0, duration <= maximumDurationNanoseconds
             else {
                 throw fail("expected 'jitter A for DURATION' with 0 < A < 0.5 detents (such as 'jitter 0.1 for 300ms'), got '\(shown)'")
             }

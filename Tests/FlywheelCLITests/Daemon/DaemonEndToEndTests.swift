@@ -171,7 +171,8 @@ struct DaemonEndToEndTests {
         defer { _ = first.stop() }
         let second = try DaemonProcess(["--frames", "0"], socketPath: first.socketPath, waitForReady: false)
         #expect(second.wait() == 1)
-        #expect(second.readStderr() == "flywheeld: Another flywheeld is already answering at \(first.socketPath).\n")
+        // The lock beside the socket decides (not a connect that another user's EACCES could fool).
+        #expect(second.readStderr() == "flywheeld: Another flywheeld owns \(first.socketPath) (it holds the lock \(first.socketPath).lock).\n")
         second.cleanup()
 
         // A stale socket: bound, then abandoned.

@@ -101,6 +101,7 @@ final class DaemonProcess {
         close(stderrFD)
         unlink(notifyPath)
         unlink(socketPath)
+        unlink(socketPath + ".lock")
         for name in RepositoryPaths.list(directory + "/input") { unlink(directory + "/input/" + name) }
         rmdir(directory + "/input")
         rmdir(directory)

@@ -49,14 +49,16 @@ struct KlickTests {
         let jack = try Harness.Background(["/usr/bin/env", server, Self.jackdPath, "-r", "-d", "dummy", "-r", "48000", "-p", "1024"],
                                           stderrPath: directory + "/jackd.err")
         defer { jack.stop() }
-        // klick needs the JACK server up: started again until it stays and listens.
+        // klick needs the JACK server up: started again until it stays and listens. It must not
+        // start a server of its own (JACK_NO_START_SERVER): one it starts takes the name first and
+        // the test's dummy server then finds it "already active".
         let port = OSCBridgeTests.freePort()
-        var klick = try Harness.Background(["/usr/bin/env", server, Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err")
+        var klick = try Harness.Background(["/usr/bin/env", server, "JACK_NO_START_SERVER=1", Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err")
         defer { klick.stop() }
         var ready = false
         for _ in 0..<60 where !ready {
             ready = Harness.eventually(seconds: 1) { klick.hasExited || OSCBridgeTests.listening(udpPort: port) } && !klick.hasExited
-            if klick.hasExited { klick = try Harness.Background(["/usr/bin/env", server, Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err") }
+            if klick.hasExited { klick = try Harness.Background(["/usr/bin/env", server, "JACK_NO_START_SERVER=1", Self.klickPath, "-o", String(port)], stderrPath: directory + "/klick.err") }
         }
         try #require(ready, "klick did not start: \(RepositoryPaths.read(directory + "/klick.err") ?? "")")
 

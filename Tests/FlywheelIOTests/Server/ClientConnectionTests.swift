@@ -30,7 +30,7 @@ struct ClientConnectionTests {
         let discreteBefore = client.discreteQueued
         for i in 0..<100 { #expect(client.enqueue(Self.frame(.tempo, Double(i), Int64(i)), limit: 10_000)) }
         for i in 0..<50 { #expect(client.enqueue(Self.frame(.scrub, Double(i), Int64(i)), limit: 10_000)) }
-        let frames = client.queue.filter { $0.frameKey != nil }
+        let frames = client.queue.filter { $0.key != nil }
         #expect(frames.count == 2)
         #expect(String(decoding: frames[0].bytes, as: UTF8.self).contains("\"value\":99"))
         #expect(String(decoding: frames[1].bytes, as: UTF8.self).contains("\"value\":49"))
@@ -55,5 +55,109 @@ struct ClientConnectionTests {
         let lines = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 8)
         #expect(lines.map { $0.contains("\"seq\":") }.allSatisfy { $0 })
+    }
+
+    static func write(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            precondition(n > 0)
+            offset += n
+        }
+    }
+
+    /// Reads until `count` lines have come (or the reader says something else).
+    static func lines(from client: ClientConnection, count: Int) -> ClientConnection.ReadResult {
+        var lines: [[UInt8]] = []
+        while lines.count < count {
+            guard case .lines(let more) = client.read() else { return client.read() }
+            lines += more
+        }
+        return .lines(lines)
+    }
+
+    @Test("a CR and an LF in separate writes after a line of exactly 64 KiB: the line, not line-too-long")
+    func crlfAtTheLimit() {
+        let (server, peer) = Self.pair()
+        defer { close(server); close(peer) }
+        var big: Int32 = 1 << 20
+        setsockopt(peer, SOL_SOCKET, SO_SNDBUF, &big, socklen_t(MemoryLayout<Int32>.size))
+        let client = ClientConnection(fd: server)
+        let line = [UInt8](repeating: 0x61, count: ClientConnection.maximumLine)
+        Self.write(peer, line + [0x0D])
+        var results: [ClientConnection.ReadResult] = []
+        // Read everything of the line and its CR.
+        for _ in 0..<(line.count / ClientConnection.readBudget + 2) { results.append(client.read()) }
+        #expect(!results.contains(.tooLong))
+        Self.write(peer, [0x0A])
+        #expect(client.read() == .lines([line]))
+        // One byte more is too long, CR or not.
+        Self.write(peer, line + [0x61, 0x0D])
+        results = []
+        for _ in 0..<(line.count / ClientConnection.readBudget + 2) { results.append(client.read()) }
+        #expect(results.contains(.tooLong))
+    }
+
+    @Test("one read takes at most the read budget: a client sending 1 MiB of blank lines gets a turn, not the loop")
+    func readBudget() {
+        let (server, peer) = Self.pair()
+        defer { close(server); close(peer) }
+        var big: Int32 = 4 << 20
+        setsockopt(peer, SOL_SOCKET, SO_SNDBUFFORCE, &big, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(peer, F_SETFL, fcntl(peer, F_GETFL) | O_NONBLOCK)
+        let blank = [UInt8](repeating: 0x0A, count: 1 << 20)
+        let written = blank.withUnsafeBytes { Glibc.write(peer, $0.baseAddress, $0.count) }
+        #expect(written > ClientConnection.readBudget)
+        let client = ClientConnection(fd: server)
+        guard case .lines(let lines) = client.read() else {
+            Issue.record("expected lines")
+            return
+        }
+        #expect(lines.count == ClientConnection.readBudget)
+        #expect(lines.allSatisfy { $0.isEmpty })
+    }
+
+    @Test("lines split in pieces are put back together, CRLF and LF alike")
+    func splitting() {
+        let (server, peer) = Self.pair()
+        defer { close(server); close(peer) }
+        let client = ClientConnection(fd: server)
+        Self.write(peer, Array("{\"cmd\":\"pi".utf8))
+        #expect(client.read() == .lines([]))
+        Self.write(peer, Array("ng\"}\r\n\n{}\nx".utf8))
+        #expect(client.read() == .lines([Array("{\"cmd\":\"ping\"}".utf8), [], Array("{}".utf8)]))
+        Self.write(peer, Array("y\n".utf8))
+        #expect(client.read() == .lines([Array("xy".utf8)]))
+    }
+
+    @Test("a client that shut its sending side is read as closed but can still be written to")
+    func halfClose() {
+        let (server, peer) = Self.pair()
+        defer { close(server); close(peer) }
+        let client = ClientConnection(fd: server)
+        shutdown(peer, Int32(SHUT_WR))
+        #expect(client.read() == .closed)
+        #expect(client.readClosed)
+        #expect(client.enqueue(ServerMessage(ControlEvent.tempo(bpm: 90, value: 70, phase: .moved, timeNanoseconds: 0)), limit: 8))
+        #expect(client.flush() == .done)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(peer, &buffer, buffer.count)
+        #expect(String(decoding: buffer[0..<max(0, n)], as: UTF8.self).contains("\"bpm\":90"))
+    }
+
+    @Test("3,000 coalescing state messages to a client that does not read take one slot, the newest")
+    func coalescedState() {
+        let (server, peer) = Self.pair()
+        defer { close(server); close(peer) }
+        let client = ClientConnection(fd: server)
+        let filler = ServerMessage(.error(.unavailable, message: String(repeating: "x", count: 2000)), at: 0)
+        while client.queue.isEmpty || client.flush() == .done { #expect(client.enqueue(filler, limit: 10_000)) }
+        let before = client.discreteQueued
+        for bpm in 0..<3000 {
+            let message = ServerMessage(ControlEvent.tempo(bpm: bpm, value: bpm, phase: .set, timeNanoseconds: 0)).coalescing(by: "command:tempo")
+            #expect(client.enqueue(message, limit: before + 4))
+        }
+        #expect(client.discreteQueued == before + 1)
+        #expect(String(decoding: client.queue.last!.bytes, as: UTF8.self).contains("\"bpm\":2999"))
     }
 }

@@ -1,0 +1,118 @@
+import Glibc
+import Testing
+@testable import FlywheelIO
+
+/// Owning the socket path: a lock decides who owns it, permissions never follow a link, only a
+/// refused connection makes a socket stale, and a daemon removes only its own socket.
+@Suite("Unix listener ownership", .serialized)
+struct UnixListenerTests {
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/flywheel-listener-XXXXXX".utf8CString)
+        return String(cString: mkdtemp(&template)!)
+    }
+
+    static func inode(_ path: String) -> ino_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_ino : nil
+    }
+
+    @Test("a second listener on the same path is refused while the first holds the lock, even with the socket file gone")
+    func lock() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        let first = try UnixListener.bind(path: path)
+        #expect(unlink(path) == 0)  // someone removed the live daemon's socket
+        #expect(throws: UnixListener.SetupError.self) { _ = try UnixListener.bind(path: path) }
+        #expect(Self.inode(path) == nil)
+        first.close()
+        let second = try UnixListener.bind(path: path)  // the lock is free again
+        second.close()
+        unlink(path + ".lock")
+        rmdir(directory)
+    }
+
+    @Test("on close a listener removes the path only if it still names its own socket")
+    func removesOnlyItsOwn() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        let listener = try UnixListener.bind(path: path)
+        // Another socket file now sits at the path (the first was moved away).
+        #expect(rename(path, directory + "/moved") == 0)
+        let stranger = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = try UnixListener.address(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stranger, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        let strangers = Self.inode(path)
+        listener.close()
+        #expect(Self.inode(path) == strangers)
+        close(stranger)
+        for name in ["/flywheel.sock", "/moved", "/flywheel.sock.lock"] { unlink(directory + name) }
+        rmdir(directory)
+    }
+
+    @Test("a socket file whose connect fails with something other than ECONNREFUSED is not taken for stale")
+    func onlyRefusedIsStale() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        // A bound socket that does not listen refuses (stale); once it listens it answers. Any
+        // other failure (EACCES for a user who may not connect) is `.unknown`, never stale: the
+        // daemon test with a second user covers that case.
+        let live = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = try UnixListener.address(path)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(live, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(UnixListener.probe(path) == .stale)  // bound, not listening: ECONNREFUSED
+        listen(live, 1)
+        #expect(UnixListener.probe(path) == .answers)
+        #expect(throws: UnixListener.SetupError.self) { _ = try UnixListener.bind(path: path) }
+        close(live)
+        // Now nobody listens: stale, replaced.
+        let listener = try UnixListener.bind(path: path)
+        #expect(UnixListener.probe(path) == .answers)
+        listener.close()
+        #expect(Self.inode(path) == nil)
+        unlink(path + ".lock")
+        rmdir(directory)
+    }
+
+    @Test("a racer swapping the fresh socket for a link to a file never changes that file's mode or group")
+    func symlinkRace() throws {
+        let directory = Self.temporaryDirectory()
+        chmod(directory, 0o1777)
+        let path = directory + "/flywheel.sock"
+        let target = directory + "/precious"
+        let created = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        close(created)
+        chmod(target, 0o600)
+        var before = stat()
+        stat(target, &before)
+        // The racer: whenever a socket appears at the path, replace it with a link to the target.
+        let script = "while :; do if [ -S '\(path)' ]; then ln -sfn '\(target)' '\(path)' 2>/dev/null; fi; done"
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/sh", "-c", script]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, argv, nil) == 0)
+        var served = 0
+        for _ in 0..<200 {
+            unlink(path)
+            if let listener = try? UnixListener.bind(path: path, mode: 0o666, group: "daemon") {
+                served += 1
+                listener.close()
+            }
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        var after = stat()
+        stat(target, &after)
+        #expect(served > 0)
+        #expect(after.st_mode == before.st_mode)
+        #expect(after.st_gid == before.st_gid)
+        for name in ["/flywheel.sock", "/precious", "/flywheel.sock.lock"] { unlink(directory + name) }
+        rmdir(directory)
+    }
+}
