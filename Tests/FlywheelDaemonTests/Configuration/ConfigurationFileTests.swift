@@ -25,7 +25,11 @@ struct ConfigurationFileTests {
         let path = directory + "/flywheel.json5"
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path); rmdir(directory) }
-        let error = #expect(throws: FileReadError.self) { _ = try ConfigurationFile(path: path).load() }
+        // Swift 6.0's #expect(throws:) returns nothing: the error is caught here to look into it.
+        let error: FileReadError? = {
+            do { _ = try ConfigurationFile(path: path).load(); return nil } catch let error as FileReadError { return error } catch { return nil }
+        }()
+        #expect(error != nil, "expected a FileReadError")
         #expect(error == .notRegular(path: path))
     }
 
@@ -35,7 +39,11 @@ struct ConfigurationFileTests {
         let path = directory + "/flywheel.json5"
         #expect(symlink("/dev/zero", path) == 0)
         defer { unlink(path); rmdir(directory) }
-        let error = #expect(throws: FileReadError.self) { _ = try ConfigurationFile(path: path).load() }
+        // Swift 6.0's #expect(throws:) returns nothing: the error is caught here to look into it.
+        let error: FileReadError? = {
+            do { _ = try ConfigurationFile(path: path).load(); return nil } catch let error as FileReadError { return error } catch { return nil }
+        }()
+        #expect(error != nil, "expected a FileReadError")
         #expect(error?.description.contains("not a regular file") == true)
     }
 
@@ -45,7 +53,11 @@ struct ConfigurationFileTests {
         let path = directory + "/flywheel.json5"
         Self.write(path, "{" + String(repeating: " ", count: ConfigurationFile.limitBytes) + "}")
         defer { unlink(path); rmdir(directory) }
-        let error = #expect(throws: FileReadError.self) { _ = try ConfigurationFile(path: path).load() }
+        // Swift 6.0's #expect(throws:) returns nothing: the error is caught here to look into it.
+        let error: FileReadError? = {
+            do { _ = try ConfigurationFile(path: path).load(); return nil } catch let error as FileReadError { return error } catch { return nil }
+        }()
+        #expect(error != nil, "expected a FileReadError")
         #expect(error == .tooLarge(path: path, limitBytes: ConfigurationFile.limitBytes))
     }
 
@@ -55,7 +67,11 @@ struct ConfigurationFileTests {
         let path = directory + "/flywheel.json5"
         defer { unlink(path); rmdir(directory) }
         Self.write(path, "")
-        let error = #expect(throws: FileLineError.self) { _ = try ConfigurationFile(path: path).load() }
+        // Swift 6.0's #expect(throws:) returns nothing: the error is caught here to look into it.
+        let error: FileLineError? = {
+            do { _ = try ConfigurationFile(path: path).load(); return nil } catch let error as FileLineError { return error } catch { return nil }
+        }()
+        #expect(error != nil, "expected a FileLineError")
         #expect(error?.description.contains(path) == true)
         Self.write(path, "// comments only\n")
         #expect(throws: FileLineError.self) { _ = try ConfigurationFile(path: path).load() }

@@ -15,7 +15,11 @@ struct ScenarioRunTests {
         _ = Array("# name: unknown\n\ndevice nosuchknob\nturn +2\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         defer { unlink(path); rmdir(directory) }
-        let error = #expect(throws: ToolError.self) { _ = try ScenarioRun.load(path, seed: nil, hardware: directory) }
+        // Swift 6.0's #expect(throws:) returns nothing: the error is caught here to look into it.
+        let error: ToolError? = {
+            do { _ = try ScenarioRun.load(path, seed: nil, hardware: directory); return nil } catch let error as ToolError { return error } catch { return nil }
+        }()
+        #expect(error != nil, "expected a ToolError")
         #expect(error?.description.hasPrefix("\(path) line 3: the device 'nosuchknob' is unknown") == true)
     }
 }
