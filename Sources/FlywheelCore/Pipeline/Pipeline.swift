@@ -37,7 +37,14 @@ public struct Pipeline: Sendable {
 
     /// The next time something is due: a playback item, a control's deadline or a frame.
     public var nextDeadline: Nanoseconds? {
-        [playback?.nextDeadline, core.nextDeadline, nextFrame].compactMap { $0 }.min()
+        // Asked at every step and every wake-up: no array on this path.
+        Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
+    }
+
+    static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// Does, in time order and each at its own time, everything due by `now`.

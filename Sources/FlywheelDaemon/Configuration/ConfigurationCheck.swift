@@ -1,6 +1,5 @@
 import FlywheelCore
 import FlywheelIO
-import Glibc
 
 /// What `--check-config` finds beyond the file's own rules: everything starting would refuse.
 public enum ConfigurationCheck {
@@ -22,8 +21,8 @@ public enum ConfigurationCheck {
         return problems
     }
 
-    /// Whether the group `name` exists (getgrnam).
-    public static func groupExists(_ name: String) -> Bool { getgrnam(name) != nil }
+    /// Whether the group `name` exists on this system.
+    public static func groupExists(_ name: String) -> Bool { SystemGroups.id(named: name) != nil }
 
     /// The `--check-config` report for `file`: the sentence to print and whether it passed.
     public static func report(for file: ConfigurationFile, profiles: ProfileLibrary) -> (text: String, valid: Bool) {

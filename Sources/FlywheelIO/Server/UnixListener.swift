@@ -89,10 +89,10 @@ public final class UnixListener {
     public static func bind(path: String, mode: mode_t = 0o660, group: String? = nil) throws -> UnixListener {
         var groupID: gid_t?
         if let group {
-            guard let entry = getgrnam(group) else {
+            guard let id = SystemGroups.id(named: group) else {
                 throw SetupError(description: "The socket group '\(group)' does not exist on this system.")
             }
-            groupID = entry.pointee.gr_gid
+            groupID = id
         }
         _ = try address(path)  // the length check, before anything is made
         let lock = try PathLock(lockPath: path + ".lock", guarding: path)

@@ -16,6 +16,14 @@ public enum CurrentProcess {
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }
 
+/// The system's groups (/etc/group and NSS), through the seam.
+public enum SystemGroups {
+    /// The id of the group `name`, or nil when there is no such group.
+    public static func id(named name: String) -> UInt32? {
+        getgrnam(name).map { $0.pointee.gr_gid }
+    }
+}
+
 /// The signals the daemon handles.
 public enum ProcessSignal: Int32, Sendable, CaseIterable {
     /// Reload the configuration.
