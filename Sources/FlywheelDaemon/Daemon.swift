@@ -70,7 +70,8 @@ public final class Daemon {
             return InputDevice(
                 name: entry?.name ?? timeline.deviceName, path: options.simulate ?? options.replay ?? "",
                 kind: timeline.playbackKind, profile: timeline.profileID, route: entry?.route ?? .followMode,
-                buttonActions: entry?.buttonActions ?? [:])
+                buttonActions: entry?.buttonActions ?? [:], buttonGestures: entry?.buttonGestures ?? [:],
+                knobOptions: entry?.knobOptions ?? KnobOptions())
         }
 
         if timeline == nil, !options.noDevices {
