@@ -303,9 +303,9 @@ public struct FlywheelConfiguration: Sendable {
             let button = try buttons.child(key)
             try button.only(["press", "long", "double"])
             let press = try buttonAction(button, "press", default: "mode")
-            let gesture = ButtonGestures(
-                long: try button.value("long").map { _ throws(FileLineError) in try buttonAction(button, "long", default: "none", hold: false) },
-                double: try button.value("double").map { _ throws(FileLineError) in try buttonAction(button, "double", default: "none", hold: false) })
+            var gesture = ButtonGestures()
+            if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
+            if button.value("double") != nil { gesture.double = try buttonAction(button, "double", default: "none", hold: false) }
             if case .hold = press, gesture != ButtonGestures() {
                 throw button.fail("press", "cannot be a hold-* action on a button with a long or double press (a hold lasts as long as the press)")
             }

@@ -85,7 +85,10 @@ public struct Pipeline: Sendable {
 
     /// A device came or went.
     public mutating func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> [ServerMessage] {
-        if change == .removed { stepRemainders[device.identity] = nil }
+        if change == .removed {
+            stepRemainders[device.identity] = nil
+            core.forgetPresses(of: device.identity)
+        }
         return advance(to: max(time, self.time)) + [DaemonCore.device(change, device, at: max(time, self.time))]
     }
 

@@ -80,6 +80,12 @@ extension DaemonCore {
         return messages
     }
 
+    /// A device went away: its buttons held down are forgotten (their release never comes); taps
+    /// already made still act when their double-press time has passed.
+    public mutating func forgetPresses(of device: DeviceIdentity) {
+        buttonPresses.down = buttonPresses.down.filter { $0.key.device != device }
+    }
+
     /// The taps whose double-press time has passed by `time`, each at its due time, merged in time
     /// order with the controls' `events`.
     mutating func advanceButtons(to time: Nanoseconds, after events: [ControlEvent]) -> [ServerMessage] {

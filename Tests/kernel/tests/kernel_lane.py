@@ -313,7 +313,30 @@ def test_unreadable_then_readable():
     daemon.stop()
 
 
-TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable]
+def test_two_knobs_uinput():
+    """Two knobs at once on one control: a PowerMate and a ShuttleXpress played on uinput at the same
+    time, each with its own engine in flywheeld. Their detents add up (no coasting here, so the sum
+    is exact whatever the overlap), and the tempo's gesture is one while either turns: its began
+    and settled alternate, never a second began before the last settled."""
+    daemon = Daemon(TEMPO_ONLY % "")
+    client = daemon.client()
+    sims = [subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", scenario(name), "--uinput", "--linger", "0.5"],
+                             stderr=subprocess.PIPE, text=True) for name in ("shuttle-wrap", "powermate-spin")]
+    for sim in sims:
+        check(sim.wait(timeout=TIMEOUT) == 0, "flywheel sim failed: %s" % sim.stderr.read())
+    expected = 120 + truth("shuttle-wrap") - FIRST_COUNTER_REPORT + truth("powermate-spin")
+    bpm = settled_tempo(client, expected)
+    check(bpm == expected, "tempo %d, expected %d" % (bpm, expected))
+    kinds = sorted(m["kind"] for m in client.seen if m["class"] == "device" and m["action"] == "added")
+    check(kinds == ["jog-dial", "jog-shuttle"], "devices added: %s" % kinds)
+    phases = [m["phase"] for m in client.seen if m["class"] == "tempo" and m["phase"] in ("began", "settled")]
+    alternating = len(phases) % 2 == 0 and all(p == ("began" if i % 2 == 0 else "settled") for i, p in enumerate(phases))
+    check(phases and alternating, "tempo began/settled: %s" % phases)
+    daemon.stop()
+
+
+TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable,
+         test_two_knobs_uinput]
 
 
 def main(names):
