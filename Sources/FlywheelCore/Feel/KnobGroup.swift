@@ -83,9 +83,6 @@ public struct KnobGroup: Sendable {
         return earliest
     }
 
-    /// Whether any knob is in a gesture (turning, coasting, or waiting to rest).
-    public var isActive: Bool { members.contains { $0.inGesture || $0.engine.nextDeadline != nil } }
-
     /// Puts every knob on `detent` at rest (a client `set`, or the end of a scrub).
     public mutating func set(detent: Int) {
         for index in members.indices {

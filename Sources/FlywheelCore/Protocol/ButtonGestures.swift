@@ -43,7 +43,11 @@ struct ButtonPresses: Sendable {
     var waiting: [Waiting] = []
 
     /// The earliest waiting tap's due time.
-    var nextDeadline: Nanoseconds? { waiting.map(\.dueNanoseconds).min() }
+    var nextDeadline: Nanoseconds? {
+        var earliest: Nanoseconds?
+        for tap in waiting { earliest = min(earliest ?? tap.dueNanoseconds, tap.dueNanoseconds) }
+        return earliest
+    }
 }
 
 extension DaemonCore {
