@@ -65,13 +65,7 @@ public final class Daemon {
         let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
         let configuration = self.configuration
-        timelineDevice = timeline.map { timeline in
-            let entry = timeline.profileID.flatMap { configuration.device(profile: $0) }
-            return InputDevice(
-                name: entry?.name ?? timeline.deviceName, path: options.simulate ?? options.replay ?? "",
-                kind: timeline.playbackKind, profile: timeline.profileID, route: entry?.route ?? .followMode,
-                buttonActions: entry?.buttonActions ?? [:])
-        }
+        timelineDevice = timeline.map { $0.device(path: options.simulate ?? options.replay ?? "", configuration: configuration) }
 
         if timeline == nil, !options.noDevices {
             let backends = DeviceBackends(hardware: options.hardware, entries: configuration.devices)

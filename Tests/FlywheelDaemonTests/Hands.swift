@@ -83,3 +83,52 @@ struct HandsError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+extension Hands {
+    /// One hand on one device: its scenario, profile and seed, and the device as the pipeline sees it.
+    struct Hand {
+        var script: String
+        var profile: DeviceProfile
+        var seed: UInt64
+        var device: InputDevice
+    }
+
+    /// Runs several hands at once, each on its own device, through one pipeline in virtual time:
+    /// each scenario simulated and decoded, the inputs of all devices fed in time order (ties in
+    /// the order of `hands`), then everything due until the controls rest.
+    static func run(
+        _ hands: [Hand], modes: [Control] = [.tempo], durationSeconds: Double = 214, positionSeconds: Double = 0,
+        framesPerSecond: Double = 0
+    ) throws -> Run {
+        var inputs: [(time: Nanoseconds, hand: Int, action: DeviceInput.Action)] = []
+        var simulations: [SimulationResult] = []
+        for (index, hand) in hands.enumerated() {
+            let scenario = try Scenario.parse("device \(hand.profile.id)\n" + hand.script, file: "hands-\(index).sim")
+            let simulation = try Simulation(scenario: scenario, profile: hand.profile, seed: hand.seed).run()
+            simulations.append(simulation)
+            inputs += InputTimeline(simulation: simulation).items.map { ($0.timeNanoseconds, index, $0.item) }
+        }
+        inputs = inputs.enumerated().sorted { ($0.element.time, $0.element.hand, $0.offset) < ($1.element.time, $1.element.hand, $1.offset) }
+            .map(\.element)
+        let core = DaemonCore(
+            scrubber: Scrubber(durationSeconds: durationSeconds, positionSeconds: positionSeconds), modes: modes,
+            framesPerSecond: framesPerSecond)
+        var pipeline = Pipeline(core: core)
+        pipeline.wantsFrames = framesPerSecond > 0
+        var messages: [ServerMessage] = []
+        for input in inputs {
+            messages += pipeline.input([DeviceInput(input.action, at: input.time)], from: hands[input.hand].device)
+        }
+        messages += pipeline.runToEnd()
+        let knobInputs = inputs.filter { if case .knob = $0.action { return true } else { return false } }
+        return Run(
+            simulation: simulations[0],
+            messages: try messages.map { try JSONParser.parse($0.bytesWithoutSeq) },
+            knobInputSeconds: knobInputs.map { Double($0.time) / 1e9 })
+    }
+
+    /// A simulated knob on `path` pinned to `control`.
+    static func knob(_ path: String, control: Control = .tempo, kind: DeviceKind = .simulated) -> InputDevice {
+        InputDevice(name: path, path: path, kind: kind, route: .pinned(control))
+    }
+}

@@ -56,7 +56,9 @@ enum ReplayCommand {
         core.framesPerSecond = framesHz
         if let controlName, let control = Control(rawValue: controlName) { _ = core.selectMode(control) }
         if let position { _ = core.handle(.setScrub(duration: nil, position: position), at: 0) }
-        let device = InputDevice(name: timeline.deviceName, path: path, kind: timeline.playbackKind, profile: timeline.profileID, route: route)
+        // The configured device for the timeline's profile, as flywheeld plays it; --control pins its knob.
+        var device = timeline.device(path: path, configuration: configuration)
+        if controlName != nil { device.route = route }
         var text = ""
         for message in Self.messages(timeline, device: device, core: core) {
             text += String(decoding: message.bytesWithoutSeq, as: UTF8.self)

@@ -71,6 +71,10 @@ public struct FlywheelConfiguration: Sendable {
         public var light: DeviceLight = .off
         /// The device's own button actions (`buttons`), before `controls.buttons`.
         public var buttonActions: [UInt16: ButtonAction] = [:]
+        /// Its buttons' long and double presses (`buttons` given as `{ press, long, double }`).
+        public var buttonGestures: [UInt16: ButtonGestures] = [:]
+        /// Its knob's own settings (`invert`, `detents_per_step`, `acceleration`).
+        public var knobOptions = KnobOptions()
 
         public struct GPIOLines: Sendable, Hashable {
             public var chip: String
@@ -208,7 +212,7 @@ public struct FlywheelConfiguration: Sendable {
         let initial = try mode.choice("initial", config.modes.map(\.rawValue), default: config.modes[0].rawValue)
         config.initialMode = Control(rawValue: initial) ?? config.modes[0]
 
-        config.buttonActions = try parseButtons(try controls.child("buttons"))
+        config.buttonActions = try parseButtons(try controls.child("buttons")).actions
 
         let clients = try root.child("clients")
         try clients.only(["max_clients", "queue_messages"])
@@ -226,7 +230,10 @@ public struct FlywheelConfiguration: Sendable {
             let key = "devices[\(index)]"
             let device = try ConfigReader(
                 file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
-            try device.only(["name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons"])
+            try device.only([
+                "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
+                "acceleration",
+            ])
             guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
                 throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
             }
@@ -261,7 +268,13 @@ public struct FlywheelConfiguration: Sendable {
                 route: role == .buttons ? .none : KnobRoute(name: control) ?? .followMode, grab: try device.bool("grab", default: false))
             entry.light = try device.choice("led", default: .off)
             if device.value("region") != nil { entry.region = try parseRegion(try device.child("region")) }
-            if device.value("buttons") != nil { entry.buttonActions = try parseButtons(try device.child("buttons")) }
+            if device.value("buttons") != nil {
+                (entry.buttonActions, entry.buttonGestures) = try parseButtons(try device.child("buttons"), perDevice: true)
+            }
+            entry.knobOptions = KnobOptions(
+                invert: try device.bool("invert", default: false),
+                detentsPerStep: try device.integer("detents_per_step", in: KnobOptions.acceptedDetentsPerStep, default: 1),
+                acceleration: try device.bool("acceleration", default: true))
             entries.append(entry)
         }
         return entries
@@ -269,21 +282,48 @@ public struct FlywheelConfiguration: Sendable {
 
     /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
     /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `hold-volume`, `none` (only reported).
-    static func parseButtons(_ buttons: ConfigReader) throws(FileLineError) -> [UInt16: ButtonAction] {
+    /// A device's own buttons (`perDevice`) may also be `{ press: "none", long: "mode", double: "tap" }`
+    /// (long and double: `mode`, `tap` or `none`).
+    static func parseButtons(
+        _ buttons: ConfigReader, perDevice: Bool = false
+    ) throws(FileLineError) -> (actions: [UInt16: ButtonAction], gestures: [UInt16: ButtonGestures]) {
         var actions: [UInt16: ButtonAction] = [:]
-        for (key, _) in buttons.pairs {
+        var gestures: [UInt16: ButtonGestures] = [:]
+        for (key, value) in buttons.pairs {
             guard let code = KeyCode.button(named: key) else {
                 throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
             }
-            let action = try buttons.choice(key, ["mode", "tap", "none"] + Control.allCases.map { "hold-" + $0.rawValue }, default: "mode")
-            switch action {
-            case "tap": actions[code] = .tap
-            case "mode": actions[code] = .mode
-            case "none": actions[code] = ButtonAction.none
-            default: actions[code] = Control(rawValue: String(action.dropFirst(5))).map(ButtonAction.hold) ?? .mode
+            guard case .object = value else {
+                actions[code] = try buttonAction(buttons, key, default: "mode")
+                continue
             }
+            guard perDevice else {
+                throw buttons.fail(key, "must be an action such as \"mode\"; long and double presses are given per device, in devices[].buttons")
+            }
+            let button = try buttons.child(key)
+            try button.only(["press", "long", "double"])
+            let press = try buttonAction(button, "press", default: "mode")
+            var gesture = ButtonGestures()
+            if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
+            if button.value("double") != nil { gesture.double = try buttonAction(button, "double", default: "none", hold: false) }
+            if case .hold = press, gesture != ButtonGestures() {
+                throw button.fail("press", "cannot be a hold-* action on a button with a long or double press (a hold lasts as long as the press)")
+            }
+            actions[code] = press
+            if gesture != ButtonGestures() { gestures[code] = gesture }
         }
-        return actions
+        return (actions, gestures)
+    }
+
+    /// The action `key` names: `mode`, `tap`, `none`, or (with `hold`) `hold-tempo`, `hold-scrub`, `hold-volume`.
+    static func buttonAction(_ reader: ConfigReader, _ key: String, default fallback: String, hold: Bool = true) throws(FileLineError) -> ButtonAction {
+        let action = try reader.choice(key, ["mode", "tap", "none"] + (hold ? Control.allCases.map { "hold-" + $0.rawValue } : []), default: fallback)
+        switch action {
+        case "tap": return .tap
+        case "mode": return .mode
+        case "none": return ButtonAction.none
+        default: return Control(rawValue: String(action.dropFirst(5))).map(ButtonAction.hold) ?? .mode
+        }
     }
 
     /// `region: { shape: "ring", center: [x, y], min_radius: r, detents_per_turn: 24 }` or

@@ -1,11 +1,14 @@
 /// A knob with feel over a table of whole-number values, one per detent, increasing: the engine
-/// machinery the tempo dial and the volume dial share. The engine is clamped to the table; its
-/// events become ``Step``s carrying the table's value.
+/// machinery the tempo dial and the volume dial share. Each device turning the dial has its own
+/// engine (a ``KnobGroup``), clamped to the table; their steps move the one shared detent and
+/// become ``Step``s carrying the table's value.
 public struct DialKnob: Sendable {
     /// The value of each detent, increasing (at least one).
     public let values: [Int]
-    /// The knob.
-    public private(set) var engine: KnobEngine
+    /// The knobs turning the dial, one engine per device.
+    public private(set) var knobs: KnobGroup
+    /// The detent the dial reports now (shared by every knob).
+    public private(set) var detent: Int
 
     /// What the dial reports: its value and detent, why, and when.
     public struct Step: Sendable, Hashable {
@@ -18,7 +21,8 @@ public struct DialKnob: Sendable {
     /// A dial over `values` (non-empty, increasing) resting at the detent nearest `value`.
     public init(values: [Int], value: Double, parameters: FeelParameters) {
         self.values = values.isEmpty ? [0] : values
-        engine = KnobEngine(parameters: parameters, bounds: .clamp(0...(self.values.count - 1)), detent: Self.detent(nearest: value, in: self.values))
+        knobs = KnobGroup(parameters: parameters, bounds: .clamp(0...(self.values.count - 1)))
+        detent = Self.detent(nearest: value, in: self.values)
     }
 
     /// The detent whose value is nearest `value` in `values` (ties go to the lower).
@@ -33,48 +37,66 @@ public struct DialKnob: Sendable {
     /// The value at a detent (clamped to the table).
     public func value(atDetent detent: Int) -> Int { values[min(max(detent, 0), values.count - 1)] }
 
-    /// The detent the knob reports now.
-    public var detent: Int { engine.reportedDetent }
-
     /// The value now.
     public var value: Int { value(atDetent: detent) }
 
     /// Moves to the detent nearest `value` (a client `set`), stopping any motion.
-    public mutating func set(value: Double) { engine.set(detent: Self.detent(nearest: value, in: values)) }
-
-    /// The knob moved by `detents` at `time`.
-    public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [Step] {
-        steps(engine.move(by: detents, at: time, touching: touching))
+    public mutating func set(value: Double) {
+        detent = Self.detent(nearest: value, in: values)
+        knobs.set(detent: detent)
     }
 
-    /// A touch lifted.
-    public mutating func lift(at time: Nanoseconds) -> [Step] { steps(engine.lift(at: time)) }
+    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    public mutating func move(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+    ) -> [Step] {
+        steps(knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration))
+    }
 
-    /// Brings the knob to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [Step] { steps(engine.advance(to: time)) }
+    /// A touch lifted from the knob of `device`.
+    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [Step] { steps(knobs.lift(device: device, at: time)) }
+
+    /// Brings the knobs to `time`.
+    public mutating func advance(to time: Nanoseconds) -> [Step] { steps(knobs.advance(to: time)) }
 
     /// When to call ``advance(to:)`` next; nil at rest.
-    public var nextDeadline: Nanoseconds? { engine.nextDeadline }
+    public var nextDeadline: Nanoseconds? { knobs.nextDeadline }
 
     /// While moving at `time`: the continuous value (the table interpolated between neighbouring
-    /// detents), the knob's offset in detents and its velocity.
+    /// detents), the knobs' offset in detents and their velocity.
     public func frame(at time: Nanoseconds) -> (value: Double, offset: Double, velocity: Double)? {
-        guard let frame = engine.frame(at: time) else { return nil }
+        guard let frame = knobs.frame(at: time, base: detent) else { return nil }
         let low = Int(frame.position.rounded(.down))
         let fraction = frame.position - Double(low)
         let value = Double(value(atDetent: low)) * (1 - fraction) + Double(value(atDetent: low + 1)) * fraction
         return (value, frame.position, frame.velocity)
     }
 
-    func steps(_ events: [KnobEngine.Event]) -> [Step] {
-        events.compactMap { event in
+    /// The knobs' events as steps; a `began` carries the value after the events it came with.
+    mutating func steps(_ events: [KnobGroup.Event]) -> [Step] {
+        var steps: [Step] = []
+        var began: [Int] = []
+        for event in events {
             switch event {
-            case .began(let t): return Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)
-            case .detent(let d, let t): return Step(value: value(atDetent: d), detent: d, phase: .moved, timeNanoseconds: t)
-            case .released: return nil
-            case .rest(let d, let t): return Step(value: value(atDetent: d), detent: d, phase: .settled, timeNanoseconds: t)
+            case .began(let t):
+                began.append(steps.count)
+                steps.append(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t))
+            case .moved(let delta, let t):
+                let next = min(max(detent + delta, 0), values.count - 1)
+                guard next != detent else { continue }
+                detent = next
+                steps.append(Step(value: value, detent: detent, phase: .moved, timeNanoseconds: t))
+            case .released:
+                continue
+            case .rest(let t):
+                steps.append(Step(value: value, detent: detent, phase: .settled, timeNanoseconds: t))
             }
         }
+        for index in began {
+            steps[index].value = value
+            steps[index].detent = detent
+        }
+        return steps
     }
 }
 
@@ -90,13 +112,17 @@ public protocol DialControl: Sendable {
 }
 
 extension DialControl {
-    /// The knob moved by `detents` at `time`.
-    public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
-        knob.move(by: detents, at: time, touching: touching).map(Self.event)
+    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    public mutating func move(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+    ) -> [ControlEvent] {
+        knob.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration).map(Self.event)
     }
 
-    /// A touch lifted.
-    public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { knob.lift(at: time).map(Self.event) }
+    /// A touch lifted from the knob of `device`.
+    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
+        knob.lift(at: time, device: device).map(Self.event)
+    }
 
     /// Brings the control to `time`.
     public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { knob.advance(to: time).map(Self.event) }

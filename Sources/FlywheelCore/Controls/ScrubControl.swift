@@ -5,8 +5,9 @@
 public struct ScrubControl: Sendable {
     /// The scrubber (duration, position, resolution, arming).
     public private(set) var scrubber: Scrubber
-    /// The knob (unbounded: positions are clamped by the scrubber).
-    public private(set) var engine: KnobEngine
+    /// The knobs, one engine per device (unbounded: positions are clamped by the scrubber).
+    public private(set) var knobs: KnobGroup
+    /// The detents the knobs have stepped in the scrub under way.
     var lastDetent = 0
     var lastRelease: Nanoseconds?
     var shuttleRate = 0.0
@@ -25,7 +26,7 @@ public struct ScrubControl: Sendable {
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
         self.scrubber = scrubber
-        self.engine = KnobEngine(parameters: parameters)
+        knobs = KnobGroup(parameters: parameters, bounds: .unbounded)
     }
 
     /// Sets the content (a client `set`); a scrub under way carries on over the new duration.
@@ -33,22 +34,26 @@ public struct ScrubControl: Sendable {
         scrubber.set(durationSeconds: durationSeconds, positionSeconds: positionSeconds)
     }
 
-    /// The knob moved by `detents` at `time`.
-    public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
+    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    public mutating func move(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+    ) -> [ControlEvent] {
         var out = advanceCommit(to: time)
         pendingCommit = nil
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
-        out += translate(engine.move(by: detents, at: time, touching: touching))
+        out += translate(knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, acceleration: acceleration))
         return out
     }
 
-    /// A touch lifted.
-    public mutating func lift(at time: Nanoseconds) -> [ControlEvent] { advanceCommit(to: time) + translate(engine.lift(at: time)) }
+    /// A touch lifted from the knob of `device`.
+    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
+        advanceCommit(to: time) + translate(knobs.lift(device: device, at: time))
+    }
 
     /// Brings the control to `time`.
     public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
-        translate(engine.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
+        translate(knobs.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
     }
 
     /// A knob's scrub commits on rest once the hand has been still for the rest delay.
@@ -61,7 +66,7 @@ public struct ScrubControl: Sendable {
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
     public var nextDeadline: Nanoseconds? {
-        var deadlines = [engine.nextDeadline, pendingCommit].compactMap { $0 }
+        var deadlines = [knobs.nextDeadline, pendingCommit].compactMap { $0 }
         if let since = shuttleSince, shuttleRate != 0 {
             let seconds = scrubber.secondsPerDetent / abs(shuttleRate)
             deadlines.append(since + max(1_000_000, Nanoseconds(seconds * 1e9)))
@@ -94,7 +99,7 @@ public struct ScrubControl: Sendable {
         shuttleSince = nil
         shuttleRate = 0
         lastRelease = nil
-        engine.set(detent: 0)
+        knobs.set(detent: 0)
         lastDetent = 0
         out += emit(scrubber.end(at: time))
         return out
@@ -115,7 +120,7 @@ public struct ScrubControl: Sendable {
 
     /// A frame at `time` while moving: the continuous position in seconds.
     public func frame(at time: Nanoseconds) -> ControlEvent? {
-        guard let frame = engine.frame(at: time), scrubber.gesture != nil else { return nil }
+        guard let frame = knobs.frame(at: time, base: lastDetent), scrubber.gesture != nil else { return nil }
         let offset = frame.position - Double(lastDetent)
         let value = min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
         return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
@@ -126,7 +131,7 @@ public struct ScrubControl: Sendable {
         return .scrub(phase: phase, positionSeconds: position, durationSeconds: duration, originSeconds: origin, timeNanoseconds: time)
     }
 
-    mutating func translate(_ events: [KnobEngine.Event]) -> [ControlEvent] {
+    mutating func translate(_ events: [KnobGroup.Event]) -> [ControlEvent] {
         var out: [ControlEvent] = []
         func emit(_ scrubEvents: [Scrubber.Event]) {
             for e in scrubEvents {
@@ -138,12 +143,12 @@ public struct ScrubControl: Sendable {
             switch event {
             case .began:
                 continue
-            case .detent(let detent, let t):
-                emit(scrubber.move(byDetents: Double(detent - lastDetent), at: t))
-                lastDetent = detent
+            case .moved(let detents, let t):
+                emit(scrubber.move(byDetents: Double(detents), at: t))
+                lastDetent += detents
             case .released(_, let t):
                 lastRelease = t
-            case .rest(_, let t):
+            case .rest(let t):
                 // On rest: commit where the knob rests, once the hand has been still for the rest
                 // delay. Armed (Castro's): a hand that let go within 0.2 s of beginning cancels and
                 // rolls back; otherwise the scrub commits here.
@@ -158,7 +163,7 @@ public struct ScrubControl: Sendable {
                     emit(scrubber.end(at: t))
                 }
                 lastRelease = nil
-                engine.set(detent: 0)
+                knobs.set(detent: 0)
                 lastDetent = 0
             }
         }

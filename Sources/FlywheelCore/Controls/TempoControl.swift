@@ -11,8 +11,8 @@ public struct TempoControl: DialControl {
         knob = DialKnob(values: dial.values, value: bpm, parameters: parameters)
     }
 
-    /// The knob's engine.
-    public var engine: KnobEngine { knob.engine }
+    /// The detent the dial reports now.
+    public var detent: Int { knob.detent }
 
     /// The BPM now.
     public var bpm: Int { knob.value }

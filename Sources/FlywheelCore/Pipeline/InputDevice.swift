@@ -13,11 +13,15 @@ public struct InputDevice: Sendable, Hashable {
     public var route: KnobRoute
     /// Its own button actions (configured `buttons`), before the global ones.
     public var buttonActions: [UInt16: ButtonAction]
+    /// Its own long and double presses (configured `buttons` with `long` or `double`).
+    public var buttonGestures: [UInt16: ButtonGestures]
+    /// Its own knob settings (direction, detents per step, acceleration).
+    public var knobOptions: KnobOptions
 
     /// Describes a device.
     public init(
         name: String, path: String, kind: DeviceKind, profile: String? = nil, route: KnobRoute = .followMode,
-        buttonActions: [UInt16: ButtonAction] = [:]
+        buttonActions: [UInt16: ButtonAction] = [:], buttonGestures: [UInt16: ButtonGestures] = [:], knobOptions: KnobOptions = KnobOptions()
     ) {
         self.name = name
         self.path = path
@@ -25,7 +29,12 @@ public struct InputDevice: Sendable, Hashable {
         self.profile = profile
         self.route = route
         self.buttonActions = buttonActions
+        self.buttonGestures = buttonGestures
+        self.knobOptions = knobOptions
     }
+
+    /// Which device it is, for its own knob engines.
+    public var identity: DeviceIdentity { DeviceIdentity(path: path) }
 
     /// The device as `hello` lists it.
     public var json: JSONValue {

@@ -18,6 +18,8 @@ public struct Pipeline: Sendable {
     public private(set) var time: Nanoseconds = .min
     var lastFrame: Nanoseconds?
     var nextFrame: Nanoseconds?
+    /// Each fine knob's detents counted towards its next step (`detents_per_step`).
+    var stepRemainders: [DeviceIdentity: Double] = [:]
 
     /// A pipeline around `core`.
     public init(core: DaemonCore) {
@@ -83,7 +85,11 @@ public struct Pipeline: Sendable {
 
     /// A device came or went.
     public mutating func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> [ServerMessage] {
-        advance(to: max(time, self.time)) + [DaemonCore.device(change, device, at: max(time, self.time))]
+        if change == .removed {
+            stepRemainders[device.identity] = nil
+            core.forgetPresses(of: device.identity)
+        }
+        return advance(to: max(time, self.time)) + [DaemonCore.device(change, device, at: max(time, self.time))]
     }
 
     mutating func step(to t: Nanoseconds) { time = max(time, t) }
@@ -95,19 +101,32 @@ public struct Pipeline: Sendable {
         nextFrame = max(lastFrame.map { $0 + period } ?? time, time)
     }
 
-    /// Knob motion to the device's route, buttons to the button logic, the shuttle ring to the
-    /// scrub, gaps to every client.
+    /// Knob motion to the device's route (its own engine there, after its knob options), buttons
+    /// to the button logic, the shuttle ring to the scrub, gaps to every client.
     mutating func route(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
         step(to: input.timeNanoseconds)
         let t = time
         switch input.action {
-        case .knob(let detents): return core.knob(by: detents, at: t, route: device.route)
-        case .touch(let detents): return core.knob(by: detents, at: t, touching: true, route: device.route)
-        case .lift: return core.lift(at: t, route: device.route)
-        case .button(let code, let pressed): return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions)
-        case .shuttle(let position): return device.route == .none ? core.advance(to: t) : core.shuttle(position: position, at: t)
+        case .knob(let detents): return knob(detents, touching: false, at: t, from: device)
+        case .touch(let detents): return knob(detents, touching: true, at: t, from: device)
+        case .lift: return core.lift(at: t, route: device.route, device: device.identity)
+        case .button(let code, let pressed):
+            return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures)
+        case .shuttle(let position):
+            return device.route == .none ? core.advance(to: t) : core.shuttle(position: device.knobOptions.shuttle(position), at: t)
         case .gap(let reason): return core.advance(to: t) + [DaemonCore.gap(device: device.path, reason: reason, at: t)]
         }
+    }
+
+    /// A knob's motion as steps of its control (its direction and detents per step); detents
+    /// that make no whole step yet only bring the controls to `t`.
+    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice) -> [ServerMessage] {
+        let options = device.knobOptions
+        var remainder = stepRemainders[device.identity] ?? 0
+        let steps = options.steps(detents, touching: touching, remainder: &remainder)
+        if options.detentsPerStep > 1 { stepRemainders[device.identity] = remainder }
+        guard steps != 0 || detents == 0 || touching else { return core.advance(to: t) }
+        return core.knob(by: steps, at: t, touching: touching, route: device.route, device: device.identity, acceleration: options.acceleration)
     }
 
     /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,

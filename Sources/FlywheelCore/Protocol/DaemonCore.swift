@@ -59,25 +59,29 @@ public struct DaemonCore: Sendable {
         }
     }
 
-    /// The knob turned by `detents` at `time`: goes to the control `route` selects.
-    public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode) -> [ServerMessage] {
+    /// The knob of `device` turned by `detents` at `time`: goes to the control `route` selects,
+    /// to that device's own engine there (`acceleration` false: it never flings).
+    public mutating func knob(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
+        device: DeviceIdentity = .unnamed, acceleration: Bool = true
+    ) -> [ServerMessage] {
         var events = advanceEvents(to: time)
         switch control(for: route) {
-        case .scrub: events += scrub.move(by: detents, at: time, touching: touching)
-        case .tempo: events += tempo.move(by: detents, at: time, touching: touching)
-        case .volume: events += volume.move(by: detents, at: time, touching: touching)
+        case .scrub: events += scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
+        case .tempo: events += tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
+        case .volume: events += volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
         case nil: break
         }
         return events.map(ServerMessage.init)
     }
 
-    /// A touch lifted from the knob's region.
-    public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
+    /// A touch lifted from the knob region of `device`.
+    public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode, device: DeviceIdentity = .unnamed) -> [ServerMessage] {
         var events = advanceEvents(to: time)
         switch control(for: route) {
-        case .scrub: events += scrub.lift(at: time)
-        case .tempo: events += tempo.lift(at: time)
-        case .volume: events += volume.lift(at: time)
+        case .scrub: events += scrub.lift(at: time, device: device)
+        case .tempo: events += tempo.lift(at: time, device: device)
+        case .volume: events += volume.lift(at: time, device: device)
         case nil: break
         }
         return events.map(ServerMessage.init)
@@ -87,8 +91,14 @@ public struct DaemonCore: Sendable {
     /// advances the mode switch) or `long-press`. `deviceActions` are the pressing device's own
     /// (its configured `buttons`), which come before the global ones.
     public mutating func button(
-        _ code: UInt16, pressed: Bool, at time: Nanoseconds, deviceActions: [UInt16: ButtonAction] = [:]
+        _ code: UInt16, pressed: Bool, at time: Nanoseconds, deviceActions: [UInt16: ButtonAction] = [:],
+        device: DeviceIdentity = .unnamed, gestures: [UInt16: ButtonGestures] = [:]
     ) -> [ServerMessage] {
+        if let gestures = gestures[code] {
+            return gestureButton(
+                ButtonKey(device: device, code: code), pressed: pressed, at: time, press: deviceActions[code] ?? buttonActions[code] ?? .mode,
+                gestures: gestures)
+        }
         var messages = advance(to: time)
         func say(_ action: ButtonEventAction) {
             messages.append(ServerMessage(.button(code: code, action: action), at: time))
@@ -124,6 +134,8 @@ public struct DaemonCore: Sendable {
     /// A press held this long is a long press, not a tap (0.5 s).
     public static let longPressNanoseconds: Nanoseconds = 500_000_000
     var pressedAt: [UInt16: Nanoseconds] = [:]
+    /// Buttons with long or double presses, per device.
+    var buttonPresses = ButtonPresses()
 
     /// A shuttle ring moved to `position` (−7…+7): the scrub runs at that position's rate until the
     /// ring returns to centre, which ends the scrub (committed once armed, like a knob's).
@@ -138,9 +150,16 @@ public struct DaemonCore: Sendable {
         ServerMessage(.gap(devicePath: device, reason: reason), at: time)
     }
 
-    /// Brings every control to `time`.
+    /// Brings every control to `time`, and a button's press whose double press did not come.
     public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
-        advanceEvents(to: time).map(ServerMessage.init)
+        let events = advanceEvents(to: time)
+        guard let due = buttonPresses.nextDeadline, due <= time else { return events.map(ServerMessage.init) }
+        return advanceButtons(to: time, after: events)
+    }
+
+    /// A tap of the mode switch at `time`: the `mode` message.
+    mutating func tapMode(at time: Nanoseconds) -> ServerMessage {
+        ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time))
     }
 
     mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
@@ -149,7 +168,7 @@ public struct DaemonCore: Sendable {
 
     /// The next time a control needs ``advance(to:)``; nil when everything rests.
     public var nextDeadline: Nanoseconds? {
-        [tempo.nextDeadline, scrub.nextDeadline, volume.nextDeadline].compactMap { $0 }.min()
+        [tempo.nextDeadline, scrub.nextDeadline, volume.nextDeadline, buttonPresses.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Frames of the controls in motion at `time`.
@@ -189,7 +208,7 @@ public struct DaemonCore: Sendable {
                 return (Self.error(.outOfRange, "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
-            let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .set, timeNanoseconds: time)
+            let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.detent, phase: .set, timeNanoseconds: time)
             return (state(at: time), [ServerMessage(event)])
         case .setScrub(let duration, let position):
             let newDuration = duration ?? scrub.scrubber.durationSeconds
@@ -220,7 +239,7 @@ public struct DaemonCore: Sendable {
             var broadcast: [ServerMessage] = []
             if let bpm {
                 tempo.set(bpm: bpm)
-                broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.engine.reportedDetent, phase: .tap, timeNanoseconds: time)))
+                broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.detent, phase: .tap, timeNanoseconds: time)))
             }
             let reply = ServerMessage(.tap(bpm: bpm), at: time)
             return (reply, broadcast)
@@ -245,7 +264,7 @@ public struct DaemonCore: Sendable {
     /// The controls' state now.
     public var currentState: DaemonState {
         DaemonState(
-            tempoBPM: tempo.bpm, tempoValue: tempo.engine.reportedDetent, tempoDial: tempo.dial,
+            tempoBPM: tempo.bpm, tempoValue: tempo.detent, tempoDial: tempo.dial,
             scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
             scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil,
             volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, mode: mode.active,
@@ -292,8 +311,8 @@ extension DaemonCore {
         var current = self
         var events = current.advanceEvents(to: time)
         events += current.scrub.end(at: time)
-        if current.tempo.engine.nextDeadline != nil {  // turning, coasting or about to rest
-            let detent = current.tempo.engine.reportedDetent
+        if current.tempo.knob.nextDeadline != nil {  // turning, coasting or about to rest
+            let detent = current.tempo.detent
             events.append(.tempo(bpm: current.tempo.dial.bpm(atDetent: detent), value: detent, phase: .settled, timeNanoseconds: time))
         }
         return (current.reconfigured(with: configuration), events.map(ServerMessage.init))

@@ -7,7 +7,7 @@ public enum ServerEvent: Sendable, Hashable {
     case hello(version: String, devices: [InputDevice])
     /// The controls' state (the answer to `get` and `set`).
     case state(DaemonState)
-    /// A button: `press`, `release`, `tap` or `long-press`.
+    /// A button: `press`, `release`, `tap`, `long-press` or `double-press`.
     case button(code: UInt16, action: ButtonEventAction)
     /// A device came or went.
     case device(DeviceChange, InputDevice)
@@ -72,6 +72,8 @@ public enum ServerEvent: Sendable, Hashable {
 public enum ButtonEventAction: String, Sendable, Hashable {
     case press, release, tap
     case longPress = "long-press"
+    /// A second press within 0.3 s of a tap, on a button given a `double` action.
+    case doublePress = "double-press"
 }
 
 extension ServerMessage {

@@ -31,6 +31,8 @@ public struct DeviceBackends {
             }
             var want = DeviceManager.Want(name: entry.name, source: source, profile: entry.profile, grab: entry.grab, route: entry.route)
             want.buttonActions = entry.buttonActions
+            want.buttonGestures = entry.buttonGestures
+            want.knobOptions = entry.knobOptions
             return want
         }
     }

@@ -28,6 +28,10 @@ public final class DeviceManager {
         public var route: KnobRoute
         /// Its own button actions.
         public var buttonActions: [UInt16: ButtonAction] = [:]
+        /// Its buttons' own long and double presses.
+        public var buttonGestures: [UInt16: ButtonGestures] = [:]
+        /// Its knob's own settings.
+        public var knobOptions = KnobOptions()
 
         public init(name: String, source: Source, profile: String? = nil, grab: Bool = false, route: KnobRoute = .followMode) {
             self.name = name
@@ -128,7 +132,8 @@ public final class DeviceManager {
     func open(_ slot: Slot) -> Open {
         Open(
             name: slot.name, path: slot.key, kind: slot.reader?.kind ?? .other, profile: slot.reader?.profileID ?? slot.want?.profile,
-            route: slot.want?.route ?? .followMode, buttonActions: slot.want?.buttonActions ?? [:])
+            route: slot.want?.route ?? .followMode, buttonActions: slot.want?.buttonActions ?? [:],
+            buttonGestures: slot.want?.buttonGestures ?? [:], knobOptions: slot.want?.knobOptions ?? KnobOptions())
     }
 
     /// Starts watching the device directories and opens what is already there.

@@ -313,7 +313,54 @@ def test_unreadable_then_readable():
     daemon.stop()
 
 
-TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable]
+TWO_KNOBS = """{
+  feel: { min_fling_speed: 10 },   // a jog at 4 detents/s never coasts; a spin at 120/s does
+  controls: { tempo: { range: [1, 1000], bpm: 500 }, mode: { segments: ["tempo"] } },
+}"""
+
+# A PowerMate spun once (it coasts for about a second and a half), and a ShuttleXpress's jog turned
+# slowly meanwhile, a detent every 250 ms: each jog detent is a gesture of its own, most of them
+# while the PowerMate coasts.
+TWO_KNOBS_SPIN = "device powermate\nseed 4\nturn +20 at 120/s\nhold 3s\n"
+TWO_KNOBS_JOG = "device shuttlexpress\nseed 4\ncounter 100\nhold 300ms\nturn +6 at 4/s\nhold 1s\n"
+
+
+def test_two_knobs_uinput():
+    """Two knobs at once on one control: a PowerMate and a ShuttleXpress played on uinput at the same
+    time, each with its own engine in flywheeld. The tempo's gesture stays one while either moves:
+    its began and settled alternate, never a second began before the last settled (one engine for
+    both took each jog detent during the spin's coast as a new gesture, and every jog detent added
+    to the coast's momentum)."""
+    daemon = Daemon(TWO_KNOBS)
+    client = daemon.client()
+    paths = []
+    for name, text in (("spin", TWO_KNOBS_SPIN), ("jog", TWO_KNOBS_JOG)):
+        paths.append(os.path.join(daemon.dir, name + ".sim"))
+        with open(paths[-1], "w") as f:
+            f.write(text)
+    sims = [subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", path, "--hardware", HARDWARE, "--uinput", "--linger", "0.5"],
+                             stderr=subprocess.PIPE, text=True) for path in paths]
+    for sim in sims:
+        check(sim.wait(timeout=TIMEOUT) == 0, "flywheel sim failed: %s" % sim.stderr.read())
+    removed = lambda m: m["class"] == "device" and m["action"] == "removed"
+    while sum(1 for m in client.seen if removed(m)) < 2:
+        client.next(removed)
+    # No input after both are gone: the gesture under way ends with one last settled.
+    tempo = [m for m in client.seen if m["class"] == "tempo"]
+    if not tempo or tempo[-1]["phase"] != "settled":
+        client.next(lambda m: m["class"] == "tempo" and m["phase"] == "settled")
+    kinds = sorted(m["kind"] for m in client.seen if m["class"] == "device" and m["action"] == "added")
+    check(kinds == ["jog-dial", "jog-shuttle"], "devices added: %s" % kinds)
+    phases = [(m["phase"], m["time"]) for m in client.seen if m["class"] == "tempo" and m["phase"] in ("began", "settled")]
+    alternating = len(phases) % 2 == 0 and all(p == ("began" if i % 2 == 0 else "settled") for i, (p, _) in enumerate(phases))
+    check(phases and alternating, "tempo began/settled: %s" % phases)
+    moved = [m["bpm"] for m in client.seen if m["class"] == "tempo" and m["phase"] == "moved"]
+    check(client.state()["tempo"]["bpm"] == moved[-1], "the state's tempo is the last one moved")
+    daemon.stop()
+
+
+TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable,
+         test_two_knobs_uinput]
 
 
 def main(names):

@@ -1,0 +1,81 @@
+import Testing
+@testable import FlywheelCore
+
+@Suite("KnobGroup: one engine per device")
+struct KnobGroupTests {
+    static let a = DeviceIdentity(path: "/dev/input/event1")
+    static let b = DeviceIdentity(path: "/dev/input/event2")
+
+    /// Runs a group until it rests, returning every event.
+    static func drain(_ group: inout KnobGroup) -> [KnobGroup.Event] {
+        var events: [KnobGroup.Event] = []
+        while let deadline = group.nextDeadline { events += group.advance(to: deadline) }
+        return events
+    }
+
+    /// Knob A flicked: six detents 20 ms apart.
+    static func flick(_ group: inout KnobGroup, acceleration: Bool = true) -> [KnobGroup.Event] {
+        var events: [KnobGroup.Event] = []
+        for i in 0..<6 {
+            let t = Nanoseconds(i) * 20_000_000
+            events += group.advance(to: t) + group.move(device: a, by: 1, at: t, touching: false, base: 0, acceleration: acceleration)
+        }
+        return events
+    }
+
+    /// The detents stepped in `events`.
+    static func sum(_ events: [KnobGroup.Event]) -> Int {
+        events.reduce(0) { sum, event in if case .moved(let d, _) = event { return sum + d } else { return sum } }
+    }
+
+    @Test("one device: exactly its engine's events, as steps")
+    func single() {
+        var engine = KnobEngine(bounds: .clamp(0...50), detent: 10)
+        var group = KnobGroup(parameters: FeelParameters(), bounds: .clamp(0...50))
+        var engineEvents: [KnobEngine.Event] = []
+        var groupEvents: [KnobGroup.Event] = []
+        for i in 0..<8 {
+            let t = Nanoseconds(i) * 25_000_000
+            engineEvents += engine.advance(to: t) + engine.move(by: 1, at: t)
+            groupEvents += group.advance(to: t) + group.move(device: Self.a, by: 1, at: t, touching: false, base: 10)
+        }
+        while let deadline = engine.nextDeadline { engineEvents += engine.advance(to: deadline) }
+        groupEvents += Self.drain(&group)
+        var detent = 10
+        let expected: [KnobGroup.Event] = engineEvents.compactMap { event in
+            switch event {
+            case .began(let t): return .began(timeNanoseconds: t)
+            case .detent(let d, let t):
+                defer { detent = d }
+                return .moved(detents: d - detent, timeNanoseconds: t)
+            case .released(let v, let t): return .released(velocity: v, timeNanoseconds: t)
+            case .rest(_, let t): return .rest(timeNanoseconds: t)
+            }
+        }
+        #expect(groupEvents == expected)
+        #expect(engine.reportedDetent > 18, "the flick coasted")
+    }
+
+    @Test("two devices: one gesture while either moves, their steps added, each knob's own coast")
+    func two() {
+        var group = KnobGroup(parameters: FeelParameters(), bounds: .unbounded)
+        // Knob A flicks; knob B clicks once against it while A coasts.
+        var events = Self.flick(&group)
+        events += group.advance(to: 300_000_000) + group.move(device: Self.b, by: -1, at: 300_000_000, touching: false, base: 0)
+        events += Self.drain(&group)
+        #expect(events.filter { if case .began = $0 { return true } else { return false } }.count == 1)
+        #expect(events.filter { if case .rest = $0 { return true } else { return false } }.count == 1)
+        if case .rest = events.last {} else { Issue.record("the last event is not the rest: \(String(describing: events.last))") }
+        // A alone: the same flick without B.
+        var alone = KnobGroup(parameters: FeelParameters(), bounds: .unbounded)
+        let aloneSum = Self.sum(Self.flick(&alone) + Self.drain(&alone))
+        #expect(aloneSum > 8)
+        #expect(Self.sum(events) == aloneSum - 1)
+    }
+
+    @Test("acceleration off: a flick stops where the hand left it")
+    func noAcceleration() {
+        var group = KnobGroup(parameters: FeelParameters(), bounds: .unbounded)
+        #expect(Self.sum(Self.flick(&group, acceleration: false) + Self.drain(&group)) == 6)
+    }
+}
