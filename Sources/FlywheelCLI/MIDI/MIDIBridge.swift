@@ -3,7 +3,7 @@ import FlywheelIO
 import Glibc
 
 /// `flywheel midi`: flywheeld's events as MIDI bytes on a raw MIDI port. Knob steps as relative
-/// CC, buttons as notes, a scrub commit as Song Position Pointer; with the clock, Start, then 24
+/// CC, buttons as notes or controllers (``MIDIMapping``), a scrub commit as Song Position Pointer; with the clock, Start, then 24
 /// ticks a quarter note following the tempo from a monotonic timer (the event loop's timerfd,
 /// armed for each tick's absolute time), and Stop on exit. Reconnects to flywheeld with backoff
 /// (the clock keeps its tempo meanwhile); exits cleanly on SIGTERM or SIGINT.
@@ -18,11 +18,11 @@ final class MIDIBridge {
     var backoff = ReconnectBackoff()
     var stopping = false
 
-    init(flywheel: String, output: FileOutput, channel: Int, buttons: MIDIMessages.ButtonStyle, clock: Bool, log: @escaping (String) -> Void) {
+    init(flywheel: String, output: FileOutput, channel: Int, mapping: MIDIMapping, clock: Bool, log: @escaping (String) -> Void) {
         flywheelAddress = flywheel
         self.output = output
         sendsClock = clock
-        messages = MIDIMessages(channel: channel, buttons: buttons)
+        messages = MIDIMessages(channel: channel, mapping: mapping)
         self.log = log
     }
 
