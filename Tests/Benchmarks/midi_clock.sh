@@ -8,7 +8,8 @@
 # CLOCK_MONOTONIC for S seconds (default 60) from the first tick and prints one JSON line: ticks,
 # mean interval against the ideal (drift in ppm), jitter (each interval minus the ideal period)
 # and lateness (each tick after its place on the ideal grid) at p50, p99 and max. --rt-priority N
-# passes the same option to the bridge (SCHED_FIFO). BIN_DIR holds
+# passes the same option to the bridge (SCHED_FIFO) and runs the reader at that priority too (chrt),
+# so that neither waits behind other processes. BIN_DIR holds
 # flywheeld and flywheel (default: the release build, made with swift build -c release when missing).
 # Runs in the kernel lane's idle guest too:
 #   Tests/kernel/run-in-guest.sh --timeout 600 --share "$PWD" -- bash Tests/Benchmarks/midi_clock.sh BIN_DIR
@@ -16,11 +17,12 @@ set -euo pipefail
 seconds=60
 tempos="120 200"
 bridge_options=()
+reader=()
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) seconds=$2; shift 2 ;;
         --bpm) tempos=$2; shift 2 ;;
-        --rt-priority) bridge_options=(--rt-priority "$2"); shift 2 ;;
+        --rt-priority) bridge_options=(--rt-priority "$2"); reader=(chrt -f "$2"); shift 2 ;;
         *) break ;;
     esac
 done
@@ -51,12 +53,12 @@ for bpm in $tempos; do
     for _ in $(seq 100); do [ -S "$dir/sock" ] && break; sleep 0.05; done
     [ -S "$dir/sock" ] || { cat "$dir/daemon.err" >&2; echo "midi_clock: flywheeld did not start" >&2; exit 1; }
     mkfifo "$dir/midi"
-    "$work/reader" "$dir/midi" "$bpm" "$seconds" &
-    reader=$!
+    "${reader[@]}" "$work/reader" "$dir/midi" "$bpm" "$seconds" &
+    reading=$!
     "$bin/flywheel" midi --socket "$dir/sock" --device "$dir/midi" --clock "${bridge_options[@]}" 2> "$dir/bridge.err" &
     bridge=$!
     pids+=("$bridge")
-    wait "$reader"
+    wait "$reading"
     kill "$bridge" "$daemon"
     wait "$bridge" "$daemon" || true
 done

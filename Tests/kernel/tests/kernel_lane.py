@@ -370,9 +370,9 @@ class SequencerDump:
 
 
 def gentle_scenario(directory, script):
-    """A PowerMate scenario written to `directory`: turned slowly enough that every step's message reaches
-    a sequencer client under emulation (a hard spin's 2000 steps a second overflow aseqdump's input and
-    the kernel drops events)."""
+    """A PowerMate scenario written to `directory`. Its turns are slow enough that every step's message
+    reaches a sequencer client under emulation (a hard spin's 2000 steps a second overflow aseqdump's
+    input and the kernel drops events)."""
     path = os.path.join(directory, "gentle.sim")
     with open(path, "w") as f:
         f.write("device powermate\nseed 7\n" + script)
@@ -402,7 +402,11 @@ def clock_rate(dump, seconds):
     time.sleep(seconds + 0.2)  # the span being measured, not a wait for an event
     ticks = [t for t, _ in dump.events("Clock") if start <= t <= start + seconds]
     check(len(ticks) > 10, "%d clock ticks in %.1f s" % (len(ticks), seconds))
-    return (len(ticks) - 1) / (ticks[-1] - ticks[0])
+    # The least-squares slope of arrival time against tick number: a late first or last tick (the
+    # guest is emulated) moves it far less than it moves (last - first) / count.
+    mean_k, mean_t = (len(ticks) - 1) / 2, sum(ticks) / len(ticks)
+    slope = sum((k - mean_k) * (t - mean_t) for k, t in enumerate(ticks)) / sum((k - mean_k) ** 2 for k in range(len(ticks)))
+    return 1 / slope
 
 
 TEMPO_THEN_SCRUB = """{
@@ -475,8 +479,8 @@ def test_powermate_led_beat():
     link = "/dev/input/lane-powermate"
     daemon = Daemon(TEMPO_ONLY % ('devices: [ { name: "lane jog", profile: "powermate", path: "%s", led: "beat" } ],' % link))
     client = daemon.client()
-    turn = gentle_scenario(daemon.dir, "turn +10 at 50/s\n")
-    sim = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", turn, "--uinput", "--report-led", "--linger", "4"],
+    push = gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 100ms\nrelease\n")
+    sim = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", push, "--uinput", "--report-led", "--linger", "3"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     RUNNING.append(sim)
     line = sim.stderr.readline()  # "flywheel: … plays on /dev/input/eventN"
@@ -484,7 +488,7 @@ def test_powermate_led_beat():
     check(node.startswith("/dev/input/event"), "sim said: %r" % line)
     os.symlink(node, link)  # what a udev rule would make; flywheeld takes the device when it appears
     try:
-        check(settled_tempo(client, 120 + truth_of(turn)) == 120 + truth_of(turn), "the turn's tempo")
+        client.next(lambda m: m["class"] == "device" and m["action"] == "added")
         client.send({"cmd": "set", "control": "tempo", "bpm": 150})
         client.next(lambda m: m["class"] == "state")
         since = time.monotonic() + 0.05
