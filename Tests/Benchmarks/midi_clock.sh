@@ -59,6 +59,7 @@ for bpm in $tempos; do
     bridge=$!
     pids+=("$bridge")
     wait "$reading"
-    kill "$bridge" "$daemon"
+    # A bridge writing to the FIFO its reader closed may have ended already (SIGPIPE).
+    kill "$bridge" "$daemon" 2> /dev/null || true
     wait "$bridge" "$daemon" || true
 done

@@ -18,7 +18,8 @@ enum MIDICommand {
             CONTROL=N one control's (tempo, volume or scrub); may be repeated. --buttons cc sends buttons as
             controllers from 36 (127 pressed, 0 released) instead of notes; --button BUTTON=note:N or
             BUTTON=cc:N (BUTTON as BTN_0…BTN_9 or a key code) sends one button as note N (0–127) or
-            controller N (0–119); may be repeated. Reconnects to flywheeld; exits on SIGTERM.
+            controller N (0–119); may be repeated. Reconnects to flywheeld; a port that fails a write
+            (unplugged) is said once and reopened with backoff, Start again with --clock. Exits on SIGTERM.
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

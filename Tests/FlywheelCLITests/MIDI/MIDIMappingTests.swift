@@ -22,9 +22,10 @@ struct MIDIMappingTests {
             #"{"class":"volume","volume":40,"phase":"began"}"#, #"{"class":"volume","volume":44,"phase":"moved"}"#,
             #"{"class":"tempo","bpm":120,"value":100,"phase":"began"}"#, #"{"class":"tempo","bpm":117,"value":97,"phase":"moved"}"#,
         ], mapping)
-        #expect(sent == [[], [0xB0, 7, 4], [], [0xB0, 20, 67]])
+        let expected: [[UInt8]] = [[], [0xB0, 7, 4], [], [0xB0, 20, 67]]
+        #expect(sent == expected)
         let refused = ["120", "-1", "x", "pan=7", "tempo=", "=7", "tempo=128"].map { mapping.setController($0) }
-        #expect(refused == [Bool](repeating: false, count: 7))
+        #expect(!refused.contains(true))
         #expect(mapping.controller(for: .tempo) == 20)
     }
 
@@ -38,9 +39,10 @@ struct MIDIMappingTests {
             #"{"class":"button","code":256,"action":"press"}"#, #"{"class":"button","code":256,"action":"release"}"#,
             #"{"class":"button","code":257,"action":"press"}"#, #"{"class":"button","code":258,"action":"press"}"#,
         ], mapping, channel: 10)
-        #expect(sent == [[0x99, 60, 100], [0x89, 60, 0], [0xB9, 64, 127], [0xB9, 38, 127]])
+        let expected: [[UInt8]] = [[0x99, 60, 100], [0x89, 60, 0], [0xB9, 64, 127], [0xB9, 38, 127]]
+        #expect(sent == expected)
         let refused = ["BTN_0", "BTN_0=60", "BTN_0=note:128", "BTN_0=cc:120", "BTN_0=pc:3", "BTN_X=note:60", "BTN_0=note:"].map { mapping.setButton($0) }
-        #expect(refused == [Bool](repeating: false, count: 7))
+        #expect(!refused.contains(true))
     }
 
     @Test("a knob step of several detents is one relative CC of that size (at most 63); scrub steps by direction")
@@ -50,6 +52,7 @@ struct MIDIMappingTests {
             #"{"class":"tempo","bpm":225,"value":205,"phase":"moved"}"#, #"{"class":"tempo","bpm":224,"value":204,"phase":"moved"}"#,
             #"{"class":"scrub","position":10,"phase":"began"}"#, #"{"class":"scrub","position":10.4,"phase":"moved"}"#,
         ])
-        #expect(sent == [[], [0xB0, 60, 5], [0xB0, 60, 63], [0xB0, 60, 65], [], [0xB0, 60, 1]])
+        let expected: [[UInt8]] = [[], [0xB0, 60, 5], [0xB0, 60, 63], [0xB0, 60, 65], [], [0xB0, 60, 1]]
+        #expect(sent == expected)
     }
 }
