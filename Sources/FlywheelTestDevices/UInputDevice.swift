@@ -70,6 +70,25 @@ public final class UInputDevice {
         }
     }
 
+    /// What readers wrote to the device (`EV_MSC`/`MSC_PULSELED` for the PowerMate's LED, as the real
+    /// one's driver receives it), waiting at most `timeoutMilliseconds` for the first event; each with
+    /// the kernel's timestamp (CLOCK_MONOTONIC, microseconds), or the time it was read when the kernel
+    /// gave none. Empty when nothing came in time.
+    public func feedback(timeoutMilliseconds: Int32) throws(SystemError) -> [InputEvent] {
+        let fd = libevdev_uinput_get_fd(handle)
+        var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard try Syscall.call("poll", devnode, { Glibc.poll(&poll, 1, max(timeoutMilliseconds, 0)) }) > 0 else { return [] }
+        var records = [input_event](repeating: input_event(), count: 16)
+        let count = try Syscall.call("read", devnode) {
+            records.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        }
+        let now = MonotonicClock.now()
+        return records.prefix(count / MemoryLayout<input_event>.size).map { record in
+            let stamp = Nanoseconds(record.time.tv_sec) * 1_000_000_000 + Nanoseconds(record.time.tv_usec) * 1_000
+            return InputEvent(timeNanoseconds: stamp > 0 ? stamp : now, type: record.type, code: record.code, value: record.value)
+        }
+    }
+
     /// Waits until some process opens the event node (a reader took the device), at most
     /// `timeoutMilliseconds`; returns whether one did. The directory's watch was set up before the
     /// node existed (see ``init(_:)``), so a reader that opened it at once is not missed.

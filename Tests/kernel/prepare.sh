@@ -10,7 +10,7 @@
 #        prepared with; delete it to move to Debian's current one.
 # Needs: Debian 12 on x86_64 with apt, as root or with sudo. Installs qemu-system-x86,
 #        busybox-static, kmod, cpio, xz-utils, build-essential, bc, flex, bison, libelf-dev,
-#        gpiod and the kernel's linux-headers package; downloads (never installs) the kernel's
+#        gpiod, alsa-utils (aseqdump, for the MIDI test) and the kernel's linux-headers package; downloads (never installs) the kernel's
 #        linux-image and the matching linux-source package, about 210 MB.
 set -euo pipefail
 
@@ -114,7 +114,7 @@ read -r kver pkgver < "$cache/version"
 series=$(cut -d. -f1,2 <<< "$kver")
 
 timed "host packages" install_missing qemu-system-x86 busybox-static kmod cpio xz-utils \
-    build-essential bc flex bison libelf-dev gpiod "linux-headers-$kver=$pkgver"
+    build-essential bc flex bison libelf-dev gpiod alsa-utils "linux-headers-$kver=$pkgver"
 [ -d "$cache/debs" ] || timed "download linux-image, linux-source" download
 [ -d "$cache/image" ] || timed "unpack linux-image-$kver" unpack_image
 [ -f "$cache/kernel" ] || timed "extract vmlinux" extract_vmlinux

@@ -15,7 +15,7 @@ enum SimPlayback {
     /// How long to wait for a reader to take the device before playing.
     static let readerTimeoutMilliseconds: Int32 = 10_000
 
-    static func uinput(_ outcome: ScenarioRun, path: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+    static func uinput(_ outcome: ScenarioRun, path: String, waitForReader: Bool, lingerSeconds: Double, reportsLED: Bool, console: Console) throws(ToolError) {
         let result = outcome.simulation
         guard result.profile.report != .gpio else {
             throw ToolError("\(path): device '\(result.profile.id)' is wired to GPIO and has no evdev events; use --gpio-sim NAME")
@@ -24,6 +24,9 @@ enum SimPlayback {
         do {
             var description = EvemuRecording(profile: result.profile, events: result.inputEvents).deviceDescription
             description.version = 1
+            // The kernel's powermate driver declares the LED (EV_MSC/MSC_PULSELED), which a reader
+            // writes to; uinput hands those writes back to the device (--report-led shows them).
+            if result.profile.report == .powermateDial { description.codes[EventType.msc, default: []].insert(MscCode.pulseLED) }
             devices.append((try UInputDevice(description), result.inputEvents))
             // The kernel rotary-encoder's push button is a gpio-keys device of its own.
             if !result.gpioKeyEvents.isEmpty {
@@ -58,14 +61,31 @@ enum SimPlayback {
         let origin = timeline.first?.0 ?? 0
         do {
             for (time, index, event) in timeline {
-                MonotonicClock.sleep(until: start + time - origin)
+                try wait(until: start + time - origin, device: devices[0].0, reportsLED: reportsLED, console: console)
                 try devices[index].0.write(event)
+            }
+            if lingerSeconds > 0 {
+                try wait(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9), device: devices[0].0, reportsLED: reportsLED, console: console)
             }
         } catch {
             throw ToolError(error)
         }
-        if lingerSeconds > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + Nanoseconds(lingerSeconds * 1e9)) }
         for (device, _) in devices { device.destroy() }
+    }
+
+    /// Sleeps until `deadline`; with `reportsLED`, meanwhile prints each LED write the device receives
+    /// as `led VALUE SECONDS` (MSC_PULSELED's value, its CLOCK_MONOTONIC time).
+    static func wait(until deadline: Nanoseconds, device: UInputDevice, reportsLED: Bool, console: Console) throws(SystemError) {
+        guard reportsLED else { return MonotonicClock.sleep(until: deadline) }
+        var left = deadline - MonotonicClock.now()
+        while left > 0 {
+            defer { left = deadline - MonotonicClock.now() }
+            for event in try device.feedback(timeoutMilliseconds: Int32((left + 999_999) / 1_000_000))
+            where event.type == EventType.msc && event.code == MscCode.pulseLED {
+                let seconds = event.timeNanoseconds / 1_000_000_000, micros = event.timeNanoseconds % 1_000_000_000 / 1000
+                console.out("led \(event.value) \(seconds).\(String(repeating: "0", count: 6 - String(micros).count))\(micros)\n")
+            }
+        }
     }
 
     static func gpioSim(_ outcome: ScenarioRun, path: String, name: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {

@@ -3,13 +3,18 @@ import FlywheelIO
 import Glibc
 
 /// `flywheel midi`: flywheeld's events as MIDI bytes on a raw MIDI port. Knob steps as relative
-/// CC, buttons as notes, a scrub commit as Song Position Pointer; with the clock, Start, then 24
+/// CC, buttons as notes or controllers (``MIDIMapping``), a scrub commit as Song Position Pointer; with the clock, Start, then 24
 /// ticks a quarter note following the tempo from a monotonic timer (the event loop's timerfd,
 /// armed for each tick's absolute time), and Stop on exit. Reconnects to flywheeld with backoff
-/// (the clock keeps its tempo meanwhile); exits cleanly on SIGTERM or SIGINT.
+/// (the clock keeps its tempo meanwhile). A port that fails a write (unplugged, its reader gone) is
+/// said once and reopened with backoff, Start sent again when the clock runs; meanwhile messages are
+/// dropped. Exits cleanly on SIGTERM or SIGINT.
 final class MIDIBridge {
     let flywheelAddress: String
-    let output: FileOutput
+    let devicePath: String
+    /// The port, nil while it is gone.
+    var output: FileOutput?
+    var deviceBackoff = ReconnectBackoff()
     let sendsClock: Bool
     let log: (String) -> Void
     var messages: MIDIMessages
@@ -18,17 +23,35 @@ final class MIDIBridge {
     var backoff = ReconnectBackoff()
     var stopping = false
 
-    init(flywheel: String, output: FileOutput, channel: Int, buttons: MIDIMessages.ButtonStyle, clock: Bool, log: @escaping (String) -> Void) {
+    init(flywheel: String, output: FileOutput, channel: Int, mapping: MIDIMapping, clock: Bool, log: @escaping (String) -> Void) {
         flywheelAddress = flywheel
+        devicePath = output.name
         self.output = output
         sendsClock = clock
-        messages = MIDIMessages(channel: channel, buttons: buttons)
+        messages = MIDIMessages(channel: channel, mapping: mapping)
         self.log = log
     }
 
     func send(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        do { try output.write(bytes: bytes) } catch { log("flywheel midi: \(error)") }
+        guard !bytes.isEmpty, let output else { return }
+        do { try output.write(bytes: bytes) } catch {
+            output.close()
+            self.output = nil
+            log("flywheel midi: \(error); reopening \(devicePath), \(deviceBackoff.failed(at: MonotonicClock.now()))")
+        }
+    }
+
+    /// Opens the port again once its backoff allows; Start again when the clock runs.
+    func reopen() {
+        guard output == nil, deviceBackoff.mayTry(at: MonotonicClock.now()) else { return }
+        do {
+            output = try FileOutput.reopenDevice(devicePath)
+            deviceBackoff.succeeded()
+            log("flywheel midi: reopened \(devicePath).")
+            if clock != nil { send(MIDIMessages.start) }
+        } catch {
+            _ = deviceBackoff.failed(at: MonotonicClock.now())
+        }
     }
 
     func connect(_ loop: EventLoop) {
@@ -40,7 +63,7 @@ final class MIDIBridge {
             try loop.register(socket.fd, interest: .readable) { [unowned self] _ in self.readable(loop) }
             flywheel = socket
             backoff.succeeded()
-            log("flywheel midi: connected to flywheeld at \(flywheelAddress), writing to \(output.name).")
+            log("flywheel midi: connected to flywheeld at \(flywheelAddress), writing to \(devicePath).")
         } catch {
             log("flywheel midi: flywheeld at \(flywheelAddress): \(error); \(backoff.failed(at: MonotonicClock.now()))")
         }
@@ -95,6 +118,7 @@ final class MIDIBridge {
 
     /// Runs until SIGTERM or SIGINT; sends Stop (when the clock ran) on the way out.
     func run() throws {
+        CurrentProcess.ignoreBrokenPipes()  // a reader gone is EPIPE, said once, not the end
         let signals = try SignalSource([SIGTERM, SIGINT])
         let loop = try EventLoop()
         defer { loop.removeAllHandlers() }
@@ -104,8 +128,10 @@ final class MIDIBridge {
         loop.onTimer { [unowned self] in self.tick() }
         while !stopping {
             connect(loop)
+            reopen()
             tick()
-            let deadlines = [clock?.nextTick, flywheel == nil ? backoff.nextAttemptNanoseconds : nil].compactMap { $0 }
+            let deadlines = [clock?.nextTick, flywheel == nil ? backoff.nextAttemptNanoseconds : nil,
+                             output == nil ? deviceBackoff.nextAttemptNanoseconds : nil].compactMap { $0 }
             loop.arm(at: deadlines.min())
             try loop.runOnce(timeoutMilliseconds: -1)
         }

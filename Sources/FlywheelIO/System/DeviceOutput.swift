@@ -19,3 +19,22 @@ extension FileOutput {
         }
     }
 }
+
+extension FileOutput {
+    /// Opens `path` again without waiting (a FIFO with no reader yet is ENXIO, tried later), then
+    /// makes its writes blocking, as ``openDevice(_:)``'s are.
+    public static func reopenDevice(_ path: String) throws(SystemError) -> FileOutput {
+        let fd = try Syscall.call("open", path) { open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK) }
+        do {
+            let flags = try Syscall.call("fcntl", path) { fcntl(fd, F_GETFL) }
+            _ = try Syscall.call("fcntl", path) { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        return FileOutput(fd: fd, name: path)
+    }
+
+    /// Closes the descriptor (a port that went away).
+    public func close() { Glibc.close(fd) }
+}

@@ -10,13 +10,18 @@ struct MIDIBridgeTests {
 
     /// Reads the FIFO: every byte with the CLOCK_MONOTONIC time it was read (nil at end or after 5 s of silence).
     final class Reader {
-        let fd: Int32
+        var fd: Int32
         var bytes: [(byte: UInt8, seconds: Double)] = []
         init(_ path: String) throws {
             fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw TestFailure("open \(path): errno \(errno)") }
         }
-        deinit { close(fd) }
+        deinit { if fd >= 0 { Glibc.close(fd) } }
+        /// Stops reading: the writer's next write fails (EPIPE).
+        func close() {
+            Glibc.close(fd)
+            fd = -1
+        }
         /// Reads until `count` more clock ticks came (false at end of stream or silence).
         func read(ticks count: Int) -> Bool {
             var seen = 0
@@ -49,14 +54,18 @@ struct MIDIBridgeTests {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
     }
 
-    @Test("Start, 24 ticks a quarter note at 120 then at 200 BPM, Stop on SIGTERM")
-    func clock() throws {
+    /// A directory with a FIFO in it, a reader on the FIFO, and a flywheeld.
+    static func fifoAndDaemon() throws -> (directory: String, fifo: String, reader: Reader, daemon: DaemonProcess) {
         var template = Array("/tmp/flywheel-midi-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         let fifo = directory + "/midi"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = try Reader(fifo)
-        let daemon = try DaemonProcess(["--frames", "0"])
+        guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("mkfifo \(fifo): errno \(errno)") }
+        return (directory, fifo, try Reader(fifo), try DaemonProcess(["--frames", "0"]))
+    }
+
+    @Test("Start, 24 ticks a quarter note at 120 then at 200 BPM, Stop on SIGTERM")
+    func clock() throws {
+        let (directory, fifo, reader, daemon) = try Self.fifoAndDaemon()
         defer { _ = daemon.stop() }
         let client = try TestClient(daemon.socketPath)
         _ = client.next()  // hello
@@ -88,5 +97,38 @@ struct MIDIBridgeTests {
             let median = Self.percentile(intervals, 0.5)
             #expect(abs(median - period) / period < 0.02, "\(bpm) BPM: median interval \(median) s, ideal \(period) s")
         }
+    }
+
+    /// The bridge's standard error once it contains `text` (nil after 5 s).
+    static func log(_ path: String, containing text: String) -> String? {
+        let deadline = MonotonicClockForTests.now() + 5
+        while MonotonicClockForTests.now() < deadline {
+            if let log = RepositoryPaths.read(path), log.contains(text) { return log }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)  // polling a file for a line the bridge writes
+        }
+        return nil
+    }
+
+    @Test("the port going away (EPIPE): one message, reopened with backoff once it is back, Start again, ticks resume")
+    func portReopened() throws {
+        let (directory, fifo, first, daemon) = try Self.fifoAndDaemon()
+        defer { _ = daemon.stop() }
+        let errors = directory + "/bridge.err"
+        let bridge = try Harness.Background(
+            [ChildProcess.product("flywheel"), "midi", "--socket", daemon.socketPath, "--device", fifo, "--clock"], stderrPath: errors)
+        defer { bridge.stop() }
+        #expect(first.read(ticks: 5))
+        first.close()
+        let gone = Self.log(errors, containing: "Broken pipe")
+        #expect(gone != nil, "the bridge did not say the port went away")
+        #expect(!bridge.hasExited, "a port going away must not end the bridge")
+        let second = try Reader(fifo)
+        #expect(second.read(ticks: 5))
+        #expect(second.bytes.first?.byte == 0xFA, "Start again on the reopened port")
+        #expect(bridge.stop() == 0)
+        let log = RepositoryPaths.read(errors) ?? ""
+        #expect(log.ranges(of: "Broken pipe").count == 1, "one message for the port going away: \(log)")
+        #expect(log.contains("flywheel midi: reopened \(fifo)."), "\(log)")
     }
 }

@@ -37,7 +37,7 @@ struct MIDIClockTests {
         #expect(try bytes(#"{"class":"button","code":257,"action":"press"}"#) == [0x92, 37, 100])
         #expect(try bytes(#"{"class":"button","code":257,"action":"release"}"#) == [0x82, 37, 0])
         #expect(try bytes(#"{"class":"button","code":257,"action":"tap"}"#) == [])
-        var controllers = MIDIMessages(channel: 16, buttons: .cc)
+        var controllers = MIDIMessages(channel: 16, mapping: MIDIMapping(buttonStyle: .cc))
         #expect(controllers.bytes(for: try JSONParser.parse(Array(#"{"class":"button","code":256,"action":"press"}"#.utf8))) == [0xBF, 36, 127])
         #expect(controllers.bytes(for: try JSONParser.parse(Array(#"{"class":"button","code":256,"action":"release"}"#.utf8))) == [0xBF, 36, 0])
         // 10 s at 96 BPM is 16 beats, 64 sixteenths: SPP 64 = LSB 64, MSB 0.

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -35,7 +36,11 @@ def scenario(name):
 
 
 def truth(name):
-    out = subprocess.run([os.path.join(BIN, "flywheel"), "sim", scenario(name), "--truth"], check=True, capture_output=True, text=True)
+    return truth_of(scenario(name))
+
+
+def truth_of(path):
+    out = subprocess.run([os.path.join(BIN, "flywheel"), "sim", path, "--truth"], check=True, capture_output=True, text=True)
     return int(out.stdout)
 
 
@@ -359,8 +364,201 @@ def test_two_knobs_uinput():
     daemon.stop()
 
 
+
+class Bridge:
+    """A `flywheel` bridge command as a child process, its standard error in a file."""
+
+    def __init__(self, directory, *args):
+        self.stderr = open(os.path.join(directory, "bridge.err"), "w+")
+        self.process = subprocess.Popen([os.path.join(BIN, "flywheel")] + list(args), stderr=self.stderr)
+        RUNNING.append(self.process)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout=TIMEOUT)
+        self.stderr.seek(0)
+        check(status == 0, "the bridge exited %d: %s" % (status, self.stderr.read()))
+
+
+class SequencerDump:
+    """aseqdump (alsa-utils) on a sequencer port: each line it prints, with the CLOCK_MONOTONIC time
+    it was read."""
+
+    def __init__(self, port):
+        self.process = subprocess.Popen(["stdbuf", "-oL", "aseqdump", "-p", port], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        RUNNING.append(self.process)
+        self.lines = []
+        self.changed = threading.Condition()
+        threading.Thread(target=self.read, daemon=True).start()
+        self.wait_for(lambda line: line.startswith("Waiting for data"), "aseqdump to start")
+
+    def read(self):
+        for line in self.process.stdout:
+            with self.changed:
+                self.lines.append((time.monotonic(), line.strip()))
+                self.changed.notify_all()
+
+    def events(self, name):
+        """(time, data) of each event called `name` ("Clock", "Control change", ...)."""
+        found = []
+        for moment, line in list(self.lines):
+            parts = line.split(None, 1)
+            if len(parts) == 2 and parts[1].startswith(name):
+                found.append((moment, parts[1][len(name):].strip()))
+        return found
+
+    def wait_for(self, predicate, what, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not any(predicate(line) for _, line in self.lines):
+                left = deadline - time.monotonic()
+                check(left > 0 and self.process.poll() is None, "timed out waiting for %s; aseqdump printed %s" % (what, [l for _, l in self.lines[-8:]]))
+                self.changed.wait(left)
+
+
+def gentle_scenario(directory, script):
+    """A PowerMate scenario written to `directory`. Its turns are slow enough that every step's message
+    reaches a sequencer client under emulation (a hard spin's 2000 steps a second overflow aseqdump's
+    input and the kernel drops events)."""
+    path = os.path.join(directory, "gentle.sim")
+    with open(path, "w") as f:
+        f.write("device powermate\nseed 7\n" + script)
+    return path
+
+
+def virmidi():
+    """Loads snd-virmidi: its first raw MIDI device and the sequencer port that carries what is written to it."""
+    subprocess.run(["modprobe", "snd-virmidi"], check=True)
+    devices = sorted(name for name in os.listdir("/dev/snd") if name.startswith("midiC") and name.endswith("D0"))
+    check(devices, "snd-virmidi made no raw MIDI device: %s" % os.listdir("/dev/snd"))
+    card = devices[0][len("midiC"):-len("D0")]
+    listing = subprocess.run(["aseqdump", "-l"], capture_output=True, text=True, check=True).stdout
+    ports = [line.split()[0] for line in listing.splitlines() if line.strip().endswith("VirMIDI %s-0" % card)]
+    check(len(ports) == 1, "the sequencer port of VirMIDI %s-0 in: %s" % (card, listing))
+    return "/dev/snd/" + devices[0], ports[0]
+
+
+def relative(value):
+    """A relative CC value as a step: n up as n, n down as 64 + n."""
+    return value if value < 64 else -(value - 64)
+
+
+def clock_rate(dump, seconds):
+    """Clock ticks a second over `seconds` from now, from the first to the last tick seen then."""
+    start = time.monotonic() + 0.2  # the ticks of the previous tempo still in flight
+    time.sleep(seconds + 0.2)  # the span being measured, not a wait for an event
+    ticks = [t for t, _ in dump.events("Clock") if start <= t <= start + seconds]
+    check(len(ticks) > 10, "%d clock ticks in %.1f s" % (len(ticks), seconds))
+    # The least-squares slope of arrival time against tick number: a late first or last tick (the
+    # guest is emulated) moves it far less than it moves (last - first) / count.
+    mean_k, mean_t = (len(ticks) - 1) / 2, sum(ticks) / len(ticks)
+    slope = sum((k - mean_k) * (t - mean_t) for k, t in enumerate(ticks)) / sum((k - mean_k) ** 2 for k in range(len(ticks)))
+    return 1 / slope
+
+
+TEMPO_THEN_SCRUB = """{
+  feel: { min_fling_speed: 1000 },
+  controls: { tempo: { range: [1, 1000], bpm: 120 }, mode: { segments: ["tempo", "scrub"] }, buttons: { BTN_0: "mode" } },
+}"""
+
+
+def test_midi_virmidi():
+    """flywheel midi --clock on a snd-virmidi port, read back by aseqdump from its sequencer port: Start,
+    the clock at 24 a quarter note at two tempos, the knob's steps as relative CC adding up to the tempo's
+    change, the button as its mapped note, a scrub commit as Song Position Pointer, Stop on SIGTERM."""
+    if subprocess.run(["sh", "-c", "command -v aseqdump"], capture_output=True).returncode != 0:
+        print("skip test_midi_virmidi: aseqdump is not installed (alsa-utils; Tests/kernel/prepare.sh installs it)", flush=True)
+        return
+    device, port = virmidi()
+    dump = SequencerDump(port)
+    daemon = Daemon(TEMPO_THEN_SCRUB)
+    client = daemon.client()
+    client.send({"cmd": "set", "control": "scrub", "duration": 600, "position": 300})
+    client.next(lambda m: m["class"] == "state")
+    bridge = Bridge(daemon.dir, "midi", "--socket", daemon.socket, "--device", device, "--channel", "3", "--clock",
+                    "--knob-cc", "tempo=20", "--knob-cc", "scrub=21", "--button", "BTN_0=note:48")
+    dump.wait_for(lambda line: line.endswith("Start"), "Start")
+    # The turn moves the tempo; the push switches the mode to scrub; the turn back scrubs.
+    play(gentle_scenario(daemon.dir, "turn +30 at 60/s\nhold 300ms\npress\nhold 150ms\nrelease\nturn -20 at 60/s\n"), "--uinput", "--linger", "0.5")
+    committed = client.next_or_seen(lambda m: m["class"] == "scrub" and m["phase"] == "committed")
+    bpm = client.state()["tempo"]["bpm"]
+    dump.wait_for(lambda line: "Song position pointer" in line, "the Song Position Pointer")
+    steps = {20: 0, 21: [], "other": []}
+    for _, data in dump.events("Control change"):
+        channel, controller, value = [int(field.split()[-1]) for field in data.split(",")]
+        check(channel == 2, "a controller on channel %d (aseqdump counts from 0): %s" % (channel, data))
+        if controller == 20:
+            steps[20] += relative(value)
+        elif controller == 21:
+            steps[21].append(relative(value))
+        else:
+            steps["other"].append(data)
+    moved = [m["value"] for m in client.seen if m["class"] == "tempo" and m["phase"] in ("began", "moved")]
+    tempo_ccs = [data for _, data in dump.events("Control change") if ", controller 20," in data]
+    check(steps[20] == bpm - 120, "the tempo's relative CC add up to %d, the tempo moved by %d (%d CC for %d tempo events; CC %s; tempo values %s)" % (
+        steps[20], bpm - 120, len(tempo_ccs), len(moved), [d.rsplit(" ", 1)[-1] for d in tempo_ccs], moved))
+    check(steps[21] and all(step == -1 for step in steps[21]), "the scrub's relative CC: %s" % steps[21])
+    check(steps["other"] == [], "other controllers: %s" % steps["other"])
+    notes = [data for _, data in dump.events("Note on")] + [data for _, data in dump.events("Note off")]
+    check([n.split(",")[1].strip() for n in notes] == ["note 48", "note 48"], "the button's notes: %s" % notes)
+    pointers = [int(data.split()[-1]) for _, data in dump.events("Song position pointer")]
+    sixteenths = int(committed["position"] * bpm / 60 * 4)
+    check(pointers == [sixteenths], "Song Position Pointer %s for a commit at %.3f s at %d BPM (%d sixteenths)" % (pointers, committed["position"], bpm, sixteenths))
+    rates = []
+    for tempo in [120, 240]:
+        client.send({"cmd": "set", "control": "tempo", "bpm": tempo})
+        client.next(lambda m: m["class"] == "state")
+        rate = clock_rate(dump, 2.0)
+        rates.append(rate)
+        # 24 ticks a quarter note: 24 · BPM / 60 a second (25 a quarter note would be 4 % more).
+        check(abs(rate / (tempo * 24 / 60) - 1) < 0.03, "%.2f clock ticks a second at %d BPM, expected %.1f" % (rate, tempo, tempo * 24 / 60))
+    print("     clock: %.3f ticks/s at 120 BPM (48 ideal), %.3f at 240 BPM (96 ideal)" % tuple(rates), flush=True)
+    bridge.stop()
+    dump.wait_for(lambda line: line.endswith("Stop"), "Stop")
+    names = [line.split(None, 1)[1] for _, line in dump.lines if line[:1] == " " or line[:1].isdigit()]
+    check(names[0] == "Start" and names[-1] == "Stop", "first and last events: %s, %s" % (names[0], names[-1]))
+    daemon.stop()
+
+
+def test_powermate_led_beat():
+    """The PowerMate's LED (led: "beat") flashes on the beat: the simulated PowerMate answers the daemon's
+    MSC_PULSELED writes through uinput, lit (255) once a beat and dark (0) again 80 ms later."""
+    link = "/dev/input/lane-powermate"
+    daemon = Daemon(TEMPO_ONLY % ('devices: [ { name: "lane jog", profile: "powermate", path: "%s", led: "beat" } ],' % link))
+    client = daemon.client()
+    push = gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 100ms\nrelease\n")
+    sim = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", push, "--uinput", "--report-led", "--linger", "3"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    RUNNING.append(sim)
+    line = sim.stderr.readline()  # "flywheel: … plays on /dev/input/eventN"
+    node = line.strip().rsplit(" ", 1)[-1]
+    check(node.startswith("/dev/input/event"), "sim said: %r" % line)
+    os.symlink(node, link)  # what a udev rule would make; flywheeld takes the device when it appears
+    try:
+        client.next(lambda m: m["class"] == "device" and m["action"] == "added")
+        client.send({"cmd": "set", "control": "tempo", "bpm": 150})
+        client.next(lambda m: m["class"] == "state")
+        since = time.monotonic() + 0.05
+        out, err = sim.communicate(timeout=TIMEOUT)
+    finally:
+        os.unlink(link)
+    check(sim.returncode == 0, "flywheel sim failed: %s" % err)
+    writes = [(float(t), int(v)) for _, v, t in (l.split() for l in out.splitlines())]
+    check(len(writes) > 4, "LED writes: %s" % writes)
+    lit = [t for t, v in writes if v == 255 and t >= since]
+    intervals = sorted(b - a for a, b in zip(lit, lit[1:]))
+    check(len(intervals) >= 3, "LED flashes at 150 BPM since %.3f: %s; every write: %s" % (since, lit, writes))
+    median = intervals[len(intervals) // 2]
+    check(abs(median - 0.4) < 0.02, "LED flashes %.3f s apart at 150 BPM (a beat is 0.4 s): %s" % (median, intervals))
+    for t in lit[:-1]:
+        off = [u for u, v in writes if v == 0 and u > t]
+        check(off and 0.04 < off[0] - t < 0.25, "the LED lit at %.3f went dark %s" % (t, off[:1]))
+    print("     LED: %d flashes at 150 BPM, median %.1f ms apart" % (len(lit), median * 1e3), flush=True)
+    daemon.stop()
+
+
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable,
-         test_two_knobs_uinput]
+         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat]
 
 
 def main(names):
