@@ -28,6 +28,30 @@ public enum Bounds: Sendable, Hashable {
         if raw < low { return low - RubberBand.offset(pull: low - raw, dimension: dimension) }
         return raw
     }
+
+    /// The displayed velocity for a raw velocity at a raw position: the band's slope past an end
+    /// (0.55 at the end, less the further it is pulled), unchanged inside the range.
+    public func displayedVelocity(_ velocity: Double, at raw: Double, dimension: Double = 2) -> Double {
+        guard case .clamp(let range) = self else { return velocity }
+        let low = Double(range.lowerBound), high = Double(range.upperBound)
+        if raw > high { return velocity * RubberBand.slope(pull: raw - high, dimension: dimension) }
+        if raw < low { return velocity * RubberBand.slope(pull: low - raw, dimension: dimension) }
+        return velocity
+    }
+
+    /// When a motion lands on `target` at an end of the range, the end is a wall: the motion stops
+    /// the first time it comes back to the end from outside the range (it never shows a value
+    /// inside the range that it will not rest on). The direction of that return: −1 at the upper
+    /// end, +1 at the lower, 0 for a range of one detent (either way); nil when `target` is no end.
+    public func wallDirection(at target: Int) -> Double? {
+        guard case .clamp(let range) = self else { return nil }
+        switch (target == range.lowerBound, target == range.upperBound) {
+        case (true, true): return 0
+        case (true, false): return 1
+        case (false, true): return -1
+        case (false, false): return nil
+        }
+    }
 }
 
 /// UIScrollView's rubber band: a pull x past an end shows as d·(1 − 1/(x·0.55/d + 1)), which
@@ -37,5 +61,12 @@ public enum RubberBand {
     public static func offset(pull: Double, dimension: Double) -> Double {
         guard pull > 0, dimension > 0 else { return 0 }
         return dimension * (1 - 1 / (pull * 0.55 / dimension + 1))
+    }
+
+    /// How fast the shown offset moves per detent of pull at `pull`: 0.55/(x·0.55/d + 1)².
+    public static func slope(pull: Double, dimension: Double) -> Double {
+        guard dimension > 0 else { return 0 }
+        let stretch = max(0, pull) * 0.55 / dimension + 1
+        return 0.55 / (stretch * stretch)
     }
 }
