@@ -21,6 +21,8 @@ public struct ScrubControl: Sendable {
     var gesturePolicy: ScrubCommitPolicy?
     var lastHandInput: Nanoseconds?
     var pendingCommit: Nanoseconds?
+    /// The glide home of the last cancelled scrub, for frames.
+    public private(set) var rollback: RollbackGlide?
 
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
@@ -37,6 +39,7 @@ public struct ScrubControl: Sendable {
     public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
         var out = advanceCommit(to: time)
         pendingCommit = nil
+        rollback = nil  // the hand takes over from the glide
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
         out += translate(engine.move(by: detents, at: time, touching: touching))
@@ -78,7 +81,7 @@ public struct ScrubControl: Sendable {
             guard shuttleSince != nil else { return out }
             shuttleSince = nil
             shuttleRate = 0
-            out += emit(scrubber.end(at: time))
+            out += endGliding(at: time, from: scrubber.positionSeconds)
         } else {
             if shuttleSince == nil, scrubber.gesture == nil { out += emit(scrubber.move(byDetents: 0, at: time)) }
             shuttleSince = time
@@ -96,8 +99,21 @@ public struct ScrubControl: Sendable {
         lastRelease = nil
         engine.set(detent: 0)
         lastDetent = 0
+        rollback = nil
         out += emit(scrubber.end(at: time))
         return out
+    }
+
+    /// Ends the scrub at `time` where it shows `shownSeconds`: committed once armed; cancelled
+    /// otherwise, and then its frames glide home (``RollbackGlide``).
+    mutating func endGliding(at time: Nanoseconds, from shownSeconds: Double) -> [ControlEvent] {
+        let events = scrubber.end(at: time)
+        if let cancel = events.last, cancel.phase == .cancelled, shownSeconds != cancel.originSeconds {
+            rollback = RollbackGlide(
+                at: time, from: shownSeconds, to: cancel.originSeconds, secondsPerDetent: scrubber.secondsPerDetent,
+                parameters: engine.parameters.spring)
+        }
+        return emit(events)
     }
 
     mutating func advanceShuttle(to time: Nanoseconds) -> [ControlEvent] {
@@ -115,10 +131,20 @@ public struct ScrubControl: Sendable {
 
     /// A frame at `time` while moving: the continuous position in seconds.
     public func frame(at time: Nanoseconds) -> ControlEvent? {
+        if scrubber.gesture == nil, let glide = rollback?.offset(at: time), let rollback {
+            let value = min(max(rollback.originSeconds + glide.detents * rollback.secondsPerDetent, 0), scrubber.durationSeconds)
+            return .frame(control: .scrub, value: value, offset: glide.detents, velocity: glide.velocity, timeNanoseconds: time)
+        }
+        guard let value = shownSeconds(at: time), let frame = engine.frame(at: time) else { return nil }
+        return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+    }
+
+    /// The position a scrub under way shows at `time`: the scrubber's, plus the knob's fraction
+    /// of a detent beyond the last reported one.
+    func shownSeconds(at time: Nanoseconds) -> Double? {
         guard let frame = engine.frame(at: time), scrubber.gesture != nil else { return nil }
         let offset = frame.position - Double(lastDetent)
-        let value = min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
-        return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+        return min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
     }
 
     static func retimed(_ event: ControlEvent, _ time: Nanoseconds) -> ControlEvent {
@@ -143,6 +169,19 @@ public struct ScrubControl: Sendable {
                 lastDetent = detent
             case .released(_, let t):
                 lastRelease = t
+                // Armed (Castro's): a hand that let go within the arming time cancels here, as his
+                // timeline collapses when the finger lifts; momentum does not scrub on, and the
+                // frames glide home from where the scrub showed.
+                if (gesturePolicy ?? knobCommit) == .armed, let gesture = scrubber.gesture,
+                    t - gesture.startNanoseconds < scrubber.armingNanoseconds
+                {
+                    let shown = shownSeconds(at: t) ?? scrubber.positionSeconds
+                    out += endGliding(at: t, from: shown)
+                    lastRelease = nil
+                    engine.set(detent: 0)
+                    lastDetent = 0
+                    return out  // the rest of this batch is the momentum that no longer scrubs
+                }
             case .rest(_, let t):
                 // On rest: commit where the knob rests, once the hand has been still for the rest
                 // delay. Armed (Castro's): a hand that let go within 0.2 s of beginning cancels and
