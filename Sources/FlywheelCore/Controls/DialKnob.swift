@@ -15,10 +15,11 @@ public struct DialKnob: Sendable {
         public var timeNanoseconds: Nanoseconds
     }
 
-    /// A dial over `values` (non-empty, increasing) resting at the detent nearest `value`.
-    public init(values: [Int], value: Double, parameters: FeelParameters) {
+    /// A dial over `values` (non-empty, increasing) resting at the detent nearest `value`, with
+    /// `bounds` at its ends.
+    public init(values: [Int], value: Double, parameters: FeelParameters, bounds: DialBounds = .rubber) {
         self.values = values.isEmpty ? [0] : values
-        engine = KnobEngine(parameters: parameters, bounds: .clamp(0...(self.values.count - 1)), detent: Self.detent(nearest: value, in: self.values))
+        engine = KnobEngine(parameters: parameters, bounds: bounds.bounds(detents: self.values.count), detent: Self.detent(nearest: value, in: self.values))
     }
 
     /// The detent whose value is nearest `value` in `values` (ties go to the lower).
@@ -30,11 +31,14 @@ public struct DialKnob: Sendable {
         return best
     }
 
-    /// The value at a detent (clamped to the table).
-    public func value(atDetent detent: Int) -> Int { values[min(max(detent, 0), values.count - 1)] }
+    /// The value at a detent (clamped to the table, or round it when the dial wraps).
+    public func value(atDetent detent: Int) -> Int { values[index(detent)] }
 
-    /// The detent the knob reports now.
-    public var detent: Int { engine.reportedDetent }
+    /// The table index of a knob detent: wrapped round a wrapping dial, else clamped.
+    func index(_ detent: Int) -> Int { min(max(engine.bounds.wrapped(detent), 0), values.count - 1) }
+
+    /// The detent the knob reports now, as a table index.
+    public var detent: Int { index(engine.reportedDetent) }
 
     /// The value now.
     public var value: Int { value(atDetent: detent) }
@@ -61,7 +65,9 @@ public struct DialKnob: Sendable {
     public func frame(at time: Nanoseconds) -> (value: Double, offset: Double, velocity: Double)? {
         guard let frame = engine.frame(at: time) else { return nil }
         let low = Int(frame.position.rounded(.down))
-        let fraction = frame.position - Double(low)
+        var fraction = frame.position - Double(low)
+        // Across a wrapping dial's seam (last value to first) the value steps half way, never sweeping the table.
+        if index(low + 1) < index(low) { fraction = fraction < 0.5 ? 0 : 1 }
         let value = Double(value(atDetent: low)) * (1 - fraction) + Double(value(atDetent: low + 1)) * fraction
         return (value, frame.position, frame.velocity)
     }
@@ -70,9 +76,9 @@ public struct DialKnob: Sendable {
         events.compactMap { event in
             switch event {
             case .began(let t): return Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)
-            case .detent(let d, let t): return Step(value: value(atDetent: d), detent: d, phase: .moved, timeNanoseconds: t)
+            case .detent(let d, let t): return Step(value: value(atDetent: d), detent: index(d), phase: .moved, timeNanoseconds: t)
             case .released: return nil
-            case .rest(let d, let t): return Step(value: value(atDetent: d), detent: d, phase: .settled, timeNanoseconds: t)
+            case .rest(let d, let t): return Step(value: value(atDetent: d), detent: index(d), phase: .settled, timeNanoseconds: t)
             }
         }
     }

@@ -6,11 +6,22 @@ public enum Bounds: Sendable, Hashable {
     case clamp(ClosedRange<Int>)
     /// A circular list of `count` detents (positions wrap modulo count).
     case wrap(count: Int)
+    /// Stops dead at the ends: no overscroll, and the hand is held at the end, so turning back
+    /// moves at once.
+    case stop(ClosedRange<Int>)
 
     /// Clamps a detent into the range (wrapping lists are not clamped).
     public func clamp(_ detent: Int) -> Int {
-        if case .clamp(let range) = self { return min(max(detent, range.lowerBound), range.upperBound) }
-        return detent
+        switch self {
+        case .clamp(let range), .stop(let range): return min(max(detent, range.lowerBound), range.upperBound)
+        case .unbounded, .wrap: return detent
+        }
+    }
+
+    /// Where the hand is held: at a dead stop's end when turned past it; anywhere otherwise.
+    public func held(_ raw: Double) -> Double {
+        guard case .stop(let range) = self else { return raw }
+        return min(max(raw, Double(range.lowerBound)), Double(range.upperBound))
     }
 
     /// The value a detent stands for in a wrapping list: detent modulo count, in 0..<count.
@@ -43,7 +54,9 @@ public enum Bounds: Sendable, Hashable {
     /// the first time it comes back to the end from outside the range (it never shows a value
     /// inside the range that it will not rest on). The direction of that return: −1 at the upper
     /// end, +1 at the lower, 0 for a range of one detent (either way); nil when `target` is no end.
+    /// At a dead stop's end the wall stops the motion whichever way it reaches it.
     public func wallDirection(at target: Int) -> Double? {
+        if case .stop(let range) = self { return range.contains(target) && (target == range.lowerBound || target == range.upperBound) ? 0 : nil }
         guard case .clamp(let range) = self else { return nil }
         switch (target == range.lowerBound, target == range.upperBound) {
         case (true, true): return 0

@@ -113,7 +113,7 @@ public struct KnobEngine: Sendable {
         let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
         let bounce = continuing && direction != 0 && direction == -lastDirection
             && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
-        handPosition = min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition)
+        handPosition = bounds.held(min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition))
         if bounce {
             estimator.replaceNewest(with: handPosition)
             bounceQuietAt = time + parameters.bounceWindowNanoseconds

@@ -182,7 +182,7 @@ public struct DaemonCore: Sendable {
             if let problem = TempoRules.tableProblem(newTable, in: newRange) {
                 return (Self.error(.outOfRange, "\"table\" \"\(newTable.rawValue)\" \(problem).", at: time), [])
             }
-            let dial = TempoDial(range: newRange, table: newTable)
+            let dial = TempoDial(range: newRange, table: newTable, bounds: tempo.dial.bounds)
             let target = bpm ?? Double(tempo.bpm)
             // Compared as doubles: a huge number must be refused, not converted (that would trap).
             if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
@@ -245,7 +245,7 @@ public struct DaemonCore: Sendable {
     /// The controls' state now.
     public var currentState: DaemonState {
         DaemonState(
-            tempoBPM: tempo.bpm, tempoValue: tempo.engine.reportedDetent, tempoDial: tempo.dial,
+            tempoBPM: tempo.bpm, tempoValue: tempo.knob.detent, tempoDial: tempo.dial,
             scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
             scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil,
             volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, mode: mode.active,
@@ -293,7 +293,7 @@ extension DaemonCore {
         var events = current.advanceEvents(to: time)
         events += current.scrub.end(at: time)
         if current.tempo.engine.nextDeadline != nil {  // turning, coasting or about to rest
-            let detent = current.tempo.engine.reportedDetent
+            let detent = current.tempo.knob.detent
             events.append(.tempo(bpm: current.tempo.dial.bpm(atDetent: detent), value: detent, phase: .settled, timeNanoseconds: time))
         }
         return (current.reconfigured(with: configuration), events.map(ServerMessage.init))
