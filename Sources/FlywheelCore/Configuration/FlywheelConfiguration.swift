@@ -255,7 +255,7 @@ public struct FlywheelConfiguration: Sendable {
                 gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
-            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue), default: "mode")
+            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")
             let role: DeviceRole = try device.choice("role", default: .knob)
             var entry = DeviceEntry(
                 name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,

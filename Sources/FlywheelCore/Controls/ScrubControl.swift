@@ -23,6 +23,8 @@ public struct ScrubControl: Sendable {
     var pendingCommit: Nanoseconds?
     /// The glide home of the last cancelled scrub, for frames.
     public private(set) var rollback: RollbackGlide?
+    /// The last tap hint, for frames.
+    public private(set) var edgeHint: EdgeHint?
 
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
@@ -39,7 +41,8 @@ public struct ScrubControl: Sendable {
     public mutating func move(by detents: Double, at time: Nanoseconds, touching: Bool = false) -> [ControlEvent] {
         var out = advanceCommit(to: time)
         pendingCommit = nil
-        rollback = nil  // the hand takes over from the glide
+        rollback = nil  // the hand takes over from the glide or the hint
+        edgeHint = nil
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
         out += translate(engine.move(by: detents, at: time, touching: touching))
@@ -104,6 +107,19 @@ public struct ScrubControl: Sendable {
         return out
     }
 
+    /// A tap on a touch strip at `time` (no scrub under way): Castro's hint that the bar scrubs —
+    /// pushed `direction` (+1 towards the end), falling back and settling with the shared spring,
+    /// shown by frames at an unchanged position. Its `hint` event, or nothing during a scrub.
+    public mutating func hint(direction: Int, at time: Nanoseconds) -> [ControlEvent] {
+        guard scrubber.gesture == nil, direction != 0 else { return [] }
+        rollback = nil
+        let hint = EdgeHint(at: time, direction: direction, parameters: engine.parameters.spring)
+        edgeHint = hint
+        return [.hint(
+            control: .scrub, direction: direction.signum(), peakDetents: abs(hint.peakOffset),
+            durationSeconds: Double(hint.endNanoseconds - time) / 1e9, timeNanoseconds: time)]
+    }
+
     /// Ends the scrub at `time` where it shows `shownSeconds`: committed once armed; cancelled
     /// otherwise, and then its frames glide home (``RollbackGlide``).
     mutating func endGliding(at time: Nanoseconds, from shownSeconds: Double) -> [ControlEvent] {
@@ -134,6 +150,9 @@ public struct ScrubControl: Sendable {
         if scrubber.gesture == nil, let glide = rollback?.offset(at: time), let rollback {
             let value = min(max(rollback.originSeconds + glide.detents * rollback.secondsPerDetent, 0), scrubber.durationSeconds)
             return .frame(control: .scrub, value: value, offset: glide.detents, velocity: glide.velocity, timeNanoseconds: time)
+        }
+        if scrubber.gesture == nil, let push = edgeHint?.motion(at: time) {
+            return .frame(control: .scrub, value: scrubber.positionSeconds, offset: push.offset, velocity: push.velocity, timeNanoseconds: time)
         }
         guard let value = shownSeconds(at: time), let frame = engine.frame(at: time) else { return nil }
         return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)

@@ -103,6 +103,7 @@ public struct Pipeline: Sendable {
         switch input.action {
         case .knob(let detents): return core.knob(by: detents, at: t, route: device.route)
         case .touch(let detents): return core.knob(by: detents, at: t, touching: true, route: device.route)
+        case .touchDown(let position, let detents): return core.touchDown(at: position, spanning: detents, time: t, route: device.route)
         case .lift: return core.lift(at: t, route: device.route)
         case .button(let code, let pressed): return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions)
         case .shuttle(let position): return device.route == .none ? core.advance(to: t) : core.shuttle(position: position, at: t)

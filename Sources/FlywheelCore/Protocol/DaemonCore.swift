@@ -32,6 +32,8 @@ public struct DaemonCore: Sendable {
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
     var heldControl: Control?
+    /// A finger on a touch strip, from its touch-down to its lift.
+    var strip: StripTouch?
 
     /// Creates the core.
     public init(
@@ -55,13 +57,26 @@ public struct DaemonCore: Sendable {
         switch route {
         case .followMode: return heldControl ?? mode.active
         case .pinned(let control): return control
-        case .none: return nil
+        case .none, .modeSwitch: return nil
         }
+    }
+
+    /// A finger came down at `position` (0…1) along a strip of `detents` detents: on a strip
+    /// routed to the mode switch, the selection follows it.
+    public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
+        let messages = advance(to: time)
+        strip = StripTouch(at: position, detents: detents, time: time)
+        if route == .modeSwitch { mode.pan(to: mode.offset(under: position)) }
+        return messages
     }
 
     /// The knob turned by `detents` at `time`: goes to the control `route` selects.
     public mutating func knob(by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode) -> [ServerMessage] {
         var events = advanceEvents(to: time)
+        if touching, strip != nil {
+            strip!.move(by: detents)
+            if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
+        }
         switch control(for: route) {
         case .scrub: events += scrub.move(by: detents, at: time, touching: touching)
         case .tempo: events += tempo.move(by: detents, at: time, touching: touching)
@@ -71,14 +86,24 @@ public struct DaemonCore: Sendable {
         return events.map(ServerMessage.init)
     }
 
-    /// A touch lifted from the knob's region.
+    /// A touch lifted from the knob's region. On a strip routed to the mode switch the selection
+    /// snaps to the nearest segment; a tap on a strip driving the scrub gives Castro's hint.
     public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
         var events = advanceEvents(to: time)
+        let touch = strip
+        strip = nil
+        if route == .modeSwitch {
+            if touch != nil, let changed = mode.endPan() { events.append(.mode(changed, timeNanoseconds: time)) }
+            return events.map(ServerMessage.init)
+        }
         switch control(for: route) {
         case .scrub: events += scrub.lift(at: time)
         case .tempo: events += tempo.lift(at: time)
         case .volume: events += volume.lift(at: time)
         case nil: break
+        }
+        if let touch, touch.isTap(liftedAt: time), control(for: route) == .scrub {
+            events += scrub.hint(direction: touch.hintDirection, at: time)
         }
         return events.map(ServerMessage.init)
     }
