@@ -50,6 +50,10 @@ public enum Bounds: Sendable, Hashable {
         return velocity
     }
 
+    /// Closer to an end than this (a hundredth of a detent: a fraction of a degree on a knob, a
+    /// hundredth of a BPM) a motion coming back to it is on it: it stops there.
+    public static let wallThreshold = 0.01
+
     /// When a motion lands on `target` at an end of the range, the end is a wall: the motion stops
     /// the first time it comes back to the end from outside the range (it never shows a value
     /// inside the range that it will not rest on). The direction of that return: −1 at the upper

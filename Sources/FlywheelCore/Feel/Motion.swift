@@ -99,10 +99,12 @@ public struct Motion: Sendable, Hashable {
         self.coastSeconds = coastSeconds
         self.spring = spring
         var springSeconds = spring.settleSeconds
-        if let direction = bounds.wallDirection(at: target),
-            let wall = spring.firstTime(reaching: Double(target), moving: direction, to: springSeconds)
-        {
-            springSeconds = wall
+        if let direction = bounds.wallDirection(at: target) {
+            // It reaches the wall when it comes back to the end, or to within what shows of it
+            // (``Bounds/wallThreshold``: a stiff, slow spring-back would otherwise creep for a second).
+            let near = direction == 0 ? nil : spring.firstTime(reaching: Double(target) - direction * Bounds.wallThreshold, moving: direction, to: springSeconds)
+            let exact = spring.firstTime(reaching: Double(target), moving: direction, to: springSeconds)
+            if let wall = [near, exact].compactMap({ $0 }).min() { springSeconds = wall }
         }
         let settleSeconds = coastSeconds + springSeconds
         self.settleNanoseconds = start + Motion.nanoseconds(settleSeconds)
