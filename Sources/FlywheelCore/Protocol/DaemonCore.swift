@@ -273,8 +273,8 @@ public struct DaemonCore: Sendable {
             tempoBPM: tempo.bpm, tempoValue: tempo.knob.detent, tempoDial: tempo.dial,
             scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
             scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil,
-            volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, mode: mode.active,
-            modes: mode.segments)
+            volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, volumeBounds: volume.dial.bounds,
+            mode: mode.active, modes: mode.segments)
     }
 
     /// The `state` answer.

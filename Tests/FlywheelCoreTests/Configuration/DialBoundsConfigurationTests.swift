@@ -36,6 +36,8 @@ struct DialBoundsConfigurationTests {
         #expect(Self.turn(&core, [1, 1, 1, -1, -1]) == [300, 20, 21, 20, 300])
         #expect(core.tempo.bpm == 300)
         #expect(core.currentState.tempoValue == 280)
+        let state = String(decoding: core.state(at: 0).bytesWithoutSeq, as: UTF8.self)
+        #expect(state.contains(#""table":"integer","bounds":"wrap"}"#) && state.contains(#""step":2,"bounds":"rubber"}"#), "\(state)")
     }
 
     @Test("wrap on the volume: past the cap comes 0")
