@@ -83,4 +83,19 @@ struct StripDaemonTests {
         }
         #expect((offsets.max() ?? 0) > 0.2 && offsets.contains { $0 < 0 })
     }
+
+    @Test("a wrapping tempo dial (bounds 'wrap') goes on from 300 BPM to 20, and its state says so")
+    func wrap() throws {
+        let served = try Self.serve(
+            [(1.0, 512), (1.3, 640), (1.6, 768), (1.9, nil)], config: "{ controls: { tempo: { bpm: 300, bounds: 'wrap' } } }")
+        defer { _ = served.daemon.stop() }
+        var moved: [Double] = []
+        while let tempo = served.watcher.next(where: { $0["class"]?.stringValue == "tempo" }), tempo["phase"]?.stringValue != "settled" {
+            if tempo["phase"]?.stringValue == "moved" { moved.append(tempo["bpm"]?.doubleValue ?? 0) }
+        }
+        #expect(moved == [20, 21])
+        served.watcher.send(#"{"cmd":"get"}"#)
+        let state = try #require(served.watcher.next { $0["class"]?.stringValue == "state" })
+        #expect(state["tempo"]?["bounds"]?.stringValue == "wrap" && state["tempo"]?["bpm"]?.doubleValue == 21)
+    }
 }
