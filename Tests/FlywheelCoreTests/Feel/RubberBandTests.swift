@@ -61,7 +61,7 @@ struct RubberBandTests {
         #expect((run.positions.min() ?? 0) >= 280 - 1e-9)
         #expect(run.rest?.detent == 280)
         // Critical damping creeps towards the end: it rests once within a hundredth of a detent.
-        let seconds = Double((run.rest?.time ?? .max / 2) - run.lift) / 1e9
+        let seconds = Double((run.rest?.time ?? Nanoseconds.max / 2) - run.lift) / 1e9
         #expect(seconds <= (damping < 1 ? 0.25 : damping == 1 ? 0.4 : 1.0), "rest \(seconds) s after the lift")
     }
 
