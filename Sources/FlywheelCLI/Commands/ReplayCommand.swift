@@ -3,11 +3,11 @@ import FlywheelCore
 import FlywheelFormats
 import FlywheelSimulator
 
-/// `flywheel replay FILE [--control tempo|scrub|volume] [--frames HZ] [...]`: decoder → feel → control
+/// `flywheel replay FILE [--control tempo|scrub|volume|switch] [--frames HZ] [...]`: decoder → feel → control
 /// in virtual time, printing the events the socket would carry.
 enum ReplayCommand {
     static let usage = """
-        flywheel replay FILE [--config PATH] [--control tempo|scrub|volume] [--frames HZ] [--steps-per-detent 1|2|4]
+        flywheel replay FILE [--config PATH] [--control tempo|scrub|volume|switch] [--frames HZ] [--steps-per-detent 1|2|4]
                       [--channels A,B] [--bpm N] [--table integer|maelzel] [--duration S] [--position S]
                       \(FeelOptions.usage)
             Run a recording (.vcd, .edges, evemu) or a scenario (.sim) through flywheeld's own pipeline
@@ -24,10 +24,14 @@ enum ReplayCommand {
         let controlName = try args.option("control")
         var route = KnobRoute.followMode
         if let controlName {
-            guard let control = Control(rawValue: controlName) else {
-                throw .usage("--control takes tempo, scrub or volume, not '\(controlName)'")
+            if controlName == "switch" {
+                route = .modeSwitch  // a touch strip driving the mode switch
+            } else {
+                guard let control = Control(rawValue: controlName) else {
+                    throw .usage("--control takes tempo, scrub, volume or switch, not '\(controlName)'")
+                }
+                route = .pinned(control)
             }
-            route = .pinned(control)
         }
         let framesHz = try args.number("frames", in: 0...1000) ?? 0
         let stepsText = try args.option("steps-per-detent") ?? "4"

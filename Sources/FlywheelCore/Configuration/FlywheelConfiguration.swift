@@ -7,8 +7,8 @@
 ///   feel: { friction: "standard", damping: 0.35, response: 0.3, max_speed: 60, frames_hz: 60,
 ///           release_silence_ms: 100, new_gesture_gap_ms: 200 },
 ///   controls: {
-///     tempo: { range: [20, 300], table: "integer", bpm: 120 },
-///     volume: { cap: 100, start: 30, step: 2 },
+///     tempo: { range: [20, 300], table: "integer", bpm: 120, bounds: "rubber" },  // "hard", "wrap"
+///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber" },
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
 ///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },  // commit: "on-rest" or "armed"
 ///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
@@ -153,7 +153,7 @@ public struct FlywheelConfiguration: Sendable {
         let controls = try root.child("controls")
         try controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
         let tempo = try controls.child("tempo")
-        try tempo.only(["range", "table", "bpm"])
+        try tempo.only(["range", "table", "bpm", "bounds"])
         var range = 20...300
         if let field = tempo.value("range") {
             guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
@@ -163,14 +163,15 @@ public struct FlywheelConfiguration: Sendable {
             range = low...high
         }
         let table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))!
-        config.tempoDial = TempoDial(range: range, table: table)
+        config.tempoDial = TempoDial(range: range, table: table, bounds: try tempo.choice("bounds", default: DialBounds.rubber))
         if let problem = TempoRules.tableProblem(table, in: range) { throw tempo.fail("table", problem) }
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
         let volume = try controls.child("volume")
-        try volume.only(["cap", "start", "step"])
+        try volume.only(["cap", "start", "step", "bounds"])
         let cap = try volume.integer("cap", in: 1...100, default: 100)
-        config.volumeDial = VolumeDial(cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)))
+        config.volumeDial = VolumeDial(
+            cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)), bounds: try volume.choice("bounds", default: DialBounds.rubber))
         config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap)))
 
         let scrub = try controls.child("scrub")
@@ -261,7 +262,7 @@ public struct FlywheelConfiguration: Sendable {
                 gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
-            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue), default: "mode")
+            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")
             let role: DeviceRole = try device.choice("role", default: .knob)
             var entry = DeviceEntry(
                 name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,

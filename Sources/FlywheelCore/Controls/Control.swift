@@ -16,6 +16,10 @@ public enum KnobRoute: Sendable, Hashable {
     case pinned(Control)
     /// Nowhere: the device gives only its buttons (`role: "buttons"`).
     case none
+    /// The mode switch itself (`control: "switch"`): a touch strip laid out as the switch's
+    /// segments, where a tap selects the segment under the finger and a pan that ends part way
+    /// snaps to the nearest (DGRunkeeperSwitch's).
+    case modeSwitch
 
     /// The route as the configuration names it: `mode`, a control's name, or nil for `none`.
     public var name: String {
@@ -23,14 +27,16 @@ public enum KnobRoute: Sendable, Hashable {
         case .followMode: return "mode"
         case .pinned(let control): return control.rawValue
         case .none: return "none"
+        case .modeSwitch: return "switch"
         }
     }
 
-    /// The route named `name` (`mode`, `tempo`, `scrub`, `volume`, `none`), or nil.
+    /// The route named `name` (`mode`, `tempo`, `scrub`, `volume`, `none`, `switch`), or nil.
     public init?(name: String) {
         switch name {
         case "mode": self = .followMode
         case "none": self = .none
+        case "switch": self = .modeSwitch
         default:
             guard let control = Control(rawValue: name) else { return nil }
             self = .pinned(control)

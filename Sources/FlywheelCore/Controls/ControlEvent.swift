@@ -10,13 +10,17 @@ public enum ControlEvent: Sendable, Hashable {
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.
     case mode(Control, timeNanoseconds: Nanoseconds)
+    /// Castro's tap hint: a tap on a touch strip pushed the control's bar `direction` (+1 towards
+    /// the end, −1 towards the start), up to `peakDetents`, settling after `durationSeconds`.
+    case hint(control: Control, direction: Int, peakDetents: Double, durationSeconds: Double, timeNanoseconds: Nanoseconds)
     /// A continuous frame while in motion: the control's value and the knob's offset in detents.
     case frame(control: Control, value: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
 
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
         switch self {
-        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t): return t
+        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t),
+            .hint(_, _, _, _, let t): return t
         }
     }
 
@@ -31,6 +35,7 @@ public enum ControlEvent: Sendable, Hashable {
         case .scrub: return .scrub
         case .mode: return .mode
         case .frame: return .frame
+        case .hint: return .hint
         }
     }
 
@@ -48,6 +53,11 @@ public enum ControlEvent: Sendable, Hashable {
             ]
         case .mode(let control, _):
             return [("mode", .string(control.rawValue))]
+        case .hint(let control, let direction, let peak, let duration, _):
+            return [
+                ("control", .string(control.rawValue)), ("direction", .int(direction)), ("peak", .double(Self.round(peak))),
+                ("duration", .double(Self.round(duration))),
+            ]
         case .frame(let control, let value, let offset, let velocity, _):
             return [
                 ("control", .string(control.rawValue)), ("value", .double(Self.round(value))), ("offset", .double(Self.round(offset))),

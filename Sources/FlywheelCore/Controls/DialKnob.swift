@@ -18,10 +18,11 @@ public struct DialKnob: Sendable {
         public var timeNanoseconds: Nanoseconds
     }
 
-    /// A dial over `values` (non-empty, increasing) resting at the detent nearest `value`.
-    public init(values: [Int], value: Double, parameters: FeelParameters) {
+    /// A dial over `values` (non-empty, increasing) resting at the detent nearest `value`, with
+    /// `bounds` at its ends.
+    public init(values: [Int], value: Double, parameters: FeelParameters, bounds: DialBounds = .rubber) {
         self.values = values.isEmpty ? [0] : values
-        knobs = KnobGroup(parameters: parameters, bounds: .clamp(0...(self.values.count - 1)))
+        knobs = KnobGroup(parameters: parameters, bounds: bounds.bounds(detents: self.values.count))
         detent = Self.detent(nearest: value, in: self.values)
     }
 
@@ -34,8 +35,11 @@ public struct DialKnob: Sendable {
         return best
     }
 
-    /// The value at a detent (clamped to the table).
-    public func value(atDetent detent: Int) -> Int { values[min(max(detent, 0), values.count - 1)] }
+    /// The value at a detent (clamped to the table, or round it when the dial wraps).
+    public func value(atDetent detent: Int) -> Int { values[index(detent)] }
+
+    /// The table index of a knob detent: wrapped round a wrapping dial, else clamped.
+    func index(_ detent: Int) -> Int { min(max(knobs.bounds.wrapped(detent), 0), values.count - 1) }
 
     /// The value now.
     public var value: Int { value(atDetent: detent) }
@@ -67,7 +71,9 @@ public struct DialKnob: Sendable {
     public func frame(at time: Nanoseconds) -> (value: Double, offset: Double, velocity: Double)? {
         guard let frame = knobs.frame(at: time, base: detent) else { return nil }
         let low = Int(frame.position.rounded(.down))
-        let fraction = frame.position - Double(low)
+        var fraction = frame.position - Double(low)
+        // Across a wrapping dial's seam (last value to first) the value steps half way, never sweeping the table.
+        if index(low + 1) < index(low) { fraction = fraction < 0.5 ? 0 : 1 }
         let value = Double(value(atDetent: low)) * (1 - fraction) + Double(value(atDetent: low + 1)) * fraction
         return (value, frame.position, frame.velocity)
     }
@@ -82,7 +88,7 @@ public struct DialKnob: Sendable {
                 began.append(steps.count)
                 steps.append(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t))
             case .moved(let delta, let t):
-                let next = min(max(detent + delta, 0), values.count - 1)
+                let next = index(detent + delta)
                 guard next != detent else { continue }
                 detent = next
                 steps.append(Step(value: value, detent: detent, phase: .moved, timeNanoseconds: t))

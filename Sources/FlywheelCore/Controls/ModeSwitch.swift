@@ -37,6 +37,11 @@ public struct ModeSwitch: Sendable, Hashable {
         offset = min(max(position, 0), Double(segments.count - 1))
     }
 
+    /// The offset for a finger at `position` (0…1) along a strip laid out as the segments, one
+    /// equal part each: the selection centred under the finger, as DGRunkeeperSwitch's pan puts
+    /// it (``pan(to:)`` clamps it to the segments). A tap there selects the segment under it.
+    public func offset(under position: Double) -> Double { position * Double(segments.count) - 0.5 }
+
     /// The pan ended: snap to the nearest segment. Returns the new active segment's name if it
     /// changed.
     public mutating func endPan() -> Control? {

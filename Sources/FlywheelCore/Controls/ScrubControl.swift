@@ -22,6 +22,10 @@ public struct ScrubControl: Sendable {
     var gesturePolicy: ScrubCommitPolicy?
     var lastHandInput: Nanoseconds?
     var pendingCommit: Nanoseconds?
+    /// The glide home of the last cancelled scrub, for frames.
+    public private(set) var rollback: RollbackGlide?
+    /// The last tap hint, for frames.
+    public private(set) var edgeHint: EdgeHint?
 
     /// Creates the control.
     public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
@@ -40,6 +44,8 @@ public struct ScrubControl: Sendable {
     ) -> [ControlEvent] {
         var out = advanceCommit(to: time)
         pendingCommit = nil
+        rollback = nil  // the hand takes over from the glide or the hint
+        edgeHint = nil
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
         out += translate(knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, acceleration: acceleration))
@@ -83,7 +89,7 @@ public struct ScrubControl: Sendable {
             guard shuttleSince != nil else { return out }
             shuttleSince = nil
             shuttleRate = 0
-            out += emit(scrubber.end(at: time))
+            out += endGliding(at: time, from: scrubber.positionSeconds)
         } else {
             if shuttleSince == nil, scrubber.gesture == nil { out += emit(scrubber.move(byDetents: 0, at: time)) }
             shuttleSince = time
@@ -101,8 +107,34 @@ public struct ScrubControl: Sendable {
         lastRelease = nil
         knobs.set(detent: 0)
         lastDetent = 0
+        rollback = nil
         out += emit(scrubber.end(at: time))
         return out
+    }
+
+    /// A tap on a touch strip at `time` (no scrub under way): Castro's hint that the bar scrubs —
+    /// pushed `direction` (+1 towards the end), falling back and settling with the shared spring,
+    /// shown by frames at an unchanged position. Its `hint` event, or nothing during a scrub.
+    public mutating func hint(direction: Int, at time: Nanoseconds) -> [ControlEvent] {
+        guard scrubber.gesture == nil, direction != 0 else { return [] }
+        rollback = nil
+        let hint = EdgeHint(at: time, direction: direction, parameters: knobs.parameters.spring)
+        edgeHint = hint
+        return [.hint(
+            control: .scrub, direction: direction.signum(), peakDetents: abs(hint.peakOffset),
+            durationSeconds: Double(hint.endNanoseconds - time) / 1e9, timeNanoseconds: time)]
+    }
+
+    /// Ends the scrub at `time` where it shows `shownSeconds`: committed once armed; cancelled
+    /// otherwise, and then its frames glide home (``RollbackGlide``).
+    mutating func endGliding(at time: Nanoseconds, from shownSeconds: Double) -> [ControlEvent] {
+        let events = scrubber.end(at: time)
+        if let cancel = events.last, cancel.phase == .cancelled, shownSeconds != cancel.originSeconds {
+            rollback = RollbackGlide(
+                at: time, from: shownSeconds, to: cancel.originSeconds, secondsPerDetent: scrubber.secondsPerDetent,
+                parameters: knobs.parameters.spring)
+        }
+        return emit(events)
     }
 
     mutating func advanceShuttle(to time: Nanoseconds) -> [ControlEvent] {
@@ -120,10 +152,23 @@ public struct ScrubControl: Sendable {
 
     /// A frame at `time` while moving: the continuous position in seconds.
     public func frame(at time: Nanoseconds) -> ControlEvent? {
+        if scrubber.gesture == nil, let glide = rollback?.offset(at: time), let rollback {
+            let value = min(max(rollback.originSeconds + glide.detents * rollback.secondsPerDetent, 0), scrubber.durationSeconds)
+            return .frame(control: .scrub, value: value, offset: glide.detents, velocity: glide.velocity, timeNanoseconds: time)
+        }
+        if scrubber.gesture == nil, let push = edgeHint?.motion(at: time) {
+            return .frame(control: .scrub, value: scrubber.positionSeconds, offset: push.offset, velocity: push.velocity, timeNanoseconds: time)
+        }
+        guard let value = shownSeconds(at: time), let frame = knobs.frame(at: time, base: lastDetent) else { return nil }
+        return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+    }
+
+    /// The position a scrub under way shows at `time`: the scrubber's, plus the knobs' fraction
+    /// of a detent beyond the last reported one.
+    func shownSeconds(at time: Nanoseconds) -> Double? {
         guard let frame = knobs.frame(at: time, base: lastDetent), scrubber.gesture != nil else { return nil }
         let offset = frame.position - Double(lastDetent)
-        let value = min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
-        return .frame(control: .scrub, value: value, offset: frame.position, velocity: frame.velocity, timeNanoseconds: time)
+        return min(max(scrubber.positionSeconds + offset * scrubber.secondsPerDetent, 0), scrubber.durationSeconds)
     }
 
     static func retimed(_ event: ControlEvent, _ time: Nanoseconds) -> ControlEvent {
@@ -148,6 +193,19 @@ public struct ScrubControl: Sendable {
                 lastDetent += detents
             case .released(_, let t):
                 lastRelease = t
+                // Armed (Castro's): a hand that let go within the arming time cancels here, as his
+                // timeline collapses when the finger lifts; momentum does not scrub on, and the
+                // frames glide home from where the scrub showed.
+                if (gesturePolicy ?? knobCommit) == .armed, let gesture = scrubber.gesture,
+                    t - gesture.startNanoseconds < scrubber.armingNanoseconds
+                {
+                    let shown = shownSeconds(at: t) ?? scrubber.positionSeconds
+                    out += endGliding(at: t, from: shown)
+                    lastRelease = nil
+                    knobs.set(detent: 0)
+                    lastDetent = 0
+                    return out  // the rest of this batch is the momentum that no longer scrubs
+                }
             case .rest(let t):
                 // On rest: commit where the knob rests, once the hand has been still for the rest
                 // delay. Armed (Castro's): a hand that let go within 0.2 s of beginning cancels and

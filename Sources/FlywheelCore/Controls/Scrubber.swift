@@ -117,3 +117,36 @@ public struct ShuttleRates: Sendable, Hashable {
         return position > 0 ? rates[index] : -rates[index]
     }
 }
+
+/// A cancelled scrub gliding home: Castro's snap-back (his UISnapBehavior's damping 0.35 is the
+/// shared spring's), from where the scrub showed when it was cancelled to its origin, starting at
+/// rest as his controls do when the finger lets go. Frames only: the position is already back.
+public struct RollbackGlide: Sendable, Hashable {
+    /// When the scrub was cancelled.
+    public let startNanoseconds: Nanoseconds
+    /// Where the scrub began (the glide's rest), in seconds.
+    public let originSeconds: Double
+    /// Seconds a detent.
+    public let secondsPerDetent: Double
+    /// The offset from the origin, in detents.
+    public let spring: SpringMotion
+
+    /// A glide from `shownSeconds` home to `originSeconds`.
+    public init(at time: Nanoseconds, from shownSeconds: Double, to originSeconds: Double, secondsPerDetent: Double, parameters: SpringParameters) {
+        startNanoseconds = time
+        self.originSeconds = originSeconds
+        self.secondsPerDetent = secondsPerDetent
+        let offset = secondsPerDetent > 0 ? (shownSeconds - originSeconds) / secondsPerDetent : 0
+        spring = SpringMotion(from: offset, velocity: 0, to: 0, parameters: parameters)
+    }
+
+    /// When it is home (settled within 1e-3 detent).
+    public var endNanoseconds: Nanoseconds { startNanoseconds + Motion.nanoseconds(spring.settleSeconds) }
+
+    /// The offset from the origin in detents and its velocity at `time`, or nil outside the glide.
+    public func offset(at time: Nanoseconds) -> (detents: Double, velocity: Double)? {
+        guard time >= startNanoseconds, time < endNanoseconds else { return nil }
+        let seconds = Double(time - startNanoseconds) / 1e9
+        return (spring.position(after: seconds), spring.velocity(after: seconds))
+    }
+}

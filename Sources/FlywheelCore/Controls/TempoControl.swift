@@ -8,7 +8,7 @@ public struct TempoControl: DialControl {
     /// Creates the control at `bpm` (the nearest table value).
     public init(dial: TempoDial = TempoDial(), bpm: Double = 120, parameters: FeelParameters = FeelParameters()) {
         self.dial = dial
-        knob = DialKnob(values: dial.values, value: bpm, parameters: parameters)
+        knob = DialKnob(values: dial.values, value: bpm, parameters: parameters, bounds: dial.bounds)
     }
 
     /// The detent the dial reports now.

@@ -7,11 +7,14 @@ public struct TempoDial: Sendable, Hashable {
     public let table: TempoTable
     /// BPM of each detent, increasing.
     public let values: [Int]
+    /// What the dial does at its ends (default: the rubber band).
+    public let bounds: DialBounds
 
     /// Creates a dial; `range` must contain at least one value of `table`.
-    public init(range: ClosedRange<Int> = 20...300, table: TempoTable = .integer) {
+    public init(range: ClosedRange<Int> = 20...300, table: TempoTable = .integer, bounds: DialBounds = .rubber) {
         self.range = range
         self.table = table
+        self.bounds = bounds
         let values = table.values(in: range)
         self.values = values.isEmpty ? [range.lowerBound] : values
     }

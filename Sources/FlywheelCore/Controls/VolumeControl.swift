@@ -6,9 +6,12 @@ public struct VolumeDial: Sendable, Hashable {
     public let step: Int
     /// The volume of each detent: 0, step, 2·step, …, and the cap last.
     public let values: [Int]
+    /// What the dial does at its ends (default: the rubber band).
+    public let bounds: DialBounds
 
     /// Creates a dial (cap clamped to 1…100, step to 1…cap).
-    public init(cap: Int = 100, step: Int = 2) {
+    public init(cap: Int = 100, step: Int = 2, bounds: DialBounds = .rubber) {
+        self.bounds = bounds
         self.cap = min(max(cap, 1), 100)
         self.step = min(max(step, 1), self.cap)
         var values = Array(stride(from: 0, to: self.cap, by: self.step))
@@ -27,7 +30,7 @@ public struct VolumeControl: DialControl {
     /// Creates the control at `volume` (the nearest step).
     public init(dial: VolumeDial = VolumeDial(), volume: Double = 30, parameters: FeelParameters = FeelParameters()) {
         self.dial = dial
-        knob = DialKnob(values: dial.values, value: volume, parameters: parameters)
+        knob = DialKnob(values: dial.values, value: volume, parameters: parameters, bounds: dial.bounds)
     }
 
     /// The volume now (0…cap).

@@ -7,6 +7,9 @@ public struct DeviceInput: Sendable, Hashable {
         case knob(detents: Double)
         /// A touch surface (panel region, tablet ring or strip) moved by some detents under a finger.
         case touch(detents: Double)
+        /// A finger touched a strip at `position` along it (0 at its start, 1 at its end); the strip
+        /// spans `detents` detents, so `touch` motion moves the finger by detents / `detents`.
+        case touchDown(position: Double, detents: Double)
         /// The finger lifted from the touch surface.
         case lift
         /// A button changed.
@@ -35,6 +38,8 @@ public struct DeviceInput: Sendable, Hashable {
         switch action {
         case .knob(let detents): fields += [("input", .string("knob")), ("detents", .double(Self.rounded(detents)))]
         case .touch(let detents): fields += [("input", .string("touch")), ("detents", .double(Self.rounded(detents)))]
+        case .touchDown(let position, let detents):
+            fields += [("input", .string("touch-down")), ("position", .double(Self.rounded(position))), ("detents", .double(Self.rounded(detents)))]
         case .lift: fields += [("input", .string("lift"))]
         case .button(let code, let pressed): fields += [("input", .string("button")), ("code", .int(Int(code))), ("pressed", .bool(pressed))]
         case .shuttle(let position): fields += [("input", .string("shuttle")), ("position", .int(position))]

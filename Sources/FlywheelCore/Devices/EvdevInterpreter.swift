@@ -142,7 +142,8 @@ public struct EvdevInterpreter: Sendable {
             }
         case .tabletStrip(let code, let range, let detents)?:
             let span = Double(range.upperBound) - Double(range.lowerBound)
-            out += surfaceFrame(events, time, code: code) { value, last in Double(value - last) / span * detents }
+            let down = { (value: Int) in DeviceInput.Action.touchDown(position: min(max((Double(value) - Double(range.lowerBound)) / span, 0), 1), detents: detents) }
+            out += surfaceFrame(events, time, code: code, down: down) { value, last in Double(value - last) / span * detents }
         case .touch?:
             for event in events {
                 guard let frame = tracker.feed(event) else { continue }
@@ -193,7 +194,10 @@ public struct EvdevInterpreter: Sendable {
 
     /// A ring or strip under a finger: motion while ABS_MISC is non-zero, `lift` when it returns to
     /// 0; the first value after a touch-down is the reference.
-    mutating func surfaceFrame(_ events: [InputEvent], _ time: Nanoseconds, code: UInt16, delta: (Int, Int) -> Double) -> [DeviceInput] {
+    /// A strip says where the finger came down (`down`).
+    mutating func surfaceFrame(
+        _ events: [InputEvent], _ time: Nanoseconds, code: UInt16, down: ((Int) -> DeviceInput.Action)? = nil, delta: (Int, Int) -> Double
+    ) -> [DeviceInput] {
         var out: [DeviceInput] = []
         if let misc = events.last(where: { $0.type == EventType.abs && $0.code == AbsCode.misc }), misc.value == 0 {
             absoluteReference = nil
@@ -208,6 +212,7 @@ public struct EvdevInterpreter: Sendable {
         defer { absoluteReference = value }
         guard let last = absoluteReference else {
             touching = true
+            if let down { out.append(DeviceInput(down(value), at: time)) }
             return out
         }
         let detents = delta(value, last)
@@ -216,14 +221,19 @@ public struct EvdevInterpreter: Sendable {
     }
 
     mutating func touchFrame(_ frame: TouchTracker.Frame) -> [DeviceInput] {
+        // A strip says where the finger came down (a tap's place, the mode switch's segment).
+        var down: [DeviceInput] = []
+        if case .contact(let x, let y, true, let time) = frame, let strip = touchKnob?.stripPosition(x: x, y: y) {
+            down = [DeviceInput(.touchDown(position: strip.position, detents: strip.detents), at: time)]
+        }
         guard touchKnob != nil, let motion = touchKnob!.feed(frame) else {
             if case .contact = frame { touching = true }
-            return []
+            return down
         }
         switch motion {
         case .move(let detents, let time):
             touching = true
-            return [DeviceInput(.touch(detents: detents), at: time)]
+            return down + [DeviceInput(.touch(detents: detents), at: time)]
         case .lift(let time):
             touching = false
             return [DeviceInput(.lift, at: time)]

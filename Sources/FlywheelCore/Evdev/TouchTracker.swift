@@ -117,6 +117,13 @@ public struct TouchKnob: Sendable {
 
     public init(region: TouchRegion) { self.region = region }
 
+    /// Where a contact at (x, y) is along a strip region (0 at `from`, 1 at `to`, clamped) and the
+    /// detents the strip spans; nil for a ring.
+    public func stripPosition(x: Double, y: Double) -> (position: Double, detents: Double)? {
+        guard case .strip(let alongX, let from, let to, let detents) = region, to != from else { return nil }
+        return (min(max(((alongX ? x : y) - from) / (to - from), 0), 1), detents)
+    }
+
     /// The knob motion for one frame.
     public mutating func feed(_ frame: TouchTracker.Frame) -> Motion? {
         switch frame {

@@ -19,6 +19,18 @@ public struct EdgeHint: Sendable, Hashable {
         spring = SpringMotion(from: 0, velocity: push, to: 0, parameters: parameters)
     }
 
+    /// The farthest the offset goes towards the edge, in detents.
+    public var peakOffset: Double {
+        spring.turningPoints(before: spring.settleSeconds).first.map { spring.position(after: $0) } ?? 0
+    }
+
+    /// The offset in detents and its velocity at `time`, or nil outside the hint.
+    public func motion(at time: Nanoseconds) -> (offset: Double, velocity: Double)? {
+        guard time >= startNanoseconds, time < endNanoseconds else { return nil }
+        let seconds = Double(time - startNanoseconds) / 1e9
+        return (spring.position(after: seconds), spring.velocity(after: seconds))
+    }
+
     /// When the hint is over.
     public var endNanoseconds: Nanoseconds { startNanoseconds + Motion.nanoseconds(spring.settleSeconds) }
 

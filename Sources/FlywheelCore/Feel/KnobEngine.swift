@@ -113,7 +113,7 @@ public struct KnobEngine: Sendable {
         let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
         let bounce = continuing && direction != 0 && direction == -lastDirection
             && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
-        handPosition = min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition)
+        handPosition = bounds.held(min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition))
         if bounce {
             estimator.replaceNewest(with: handPosition)
             bounceQuietAt = time + parameters.bounceWindowNanoseconds
@@ -263,8 +263,8 @@ public struct KnobEngine: Sendable {
     /// Position and velocity at `time` for continuous frames (nil at rest).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
         if let motion {
-            let state = motion.state(at: time)
-            return (bounds.displayed(state.position), state.velocity)
+            let state = motion.state(at: time)  // a motion's positions are already what shows
+            return (state.position, state.velocity)
         }
         guard gestureActive else { return nil }
         guard let handOver, time >= handOver.startNanoseconds else {
@@ -273,6 +273,6 @@ public struct KnobEngine: Sendable {
         // While an encoder's silence is not yet a release, the frames show the hand-over: the hand
         // carried on into the coast without a stop.
         let state = handOver.state(at: time)
-        return (bounds.displayed(state.position), state.velocity)
+        return (state.position, state.velocity)
     }
 }

@@ -49,12 +49,20 @@ public struct Motion: Sendable, Hashable {
     /// detent). Otherwise the friction is retuned to k' = v/(n − x) so
     /// the coast would stop exactly on n, and the spring takes over 0.25 detent before n,
     /// carrying the velocity the coast has there.
+    ///
+    /// Past an end of a bounded range the motion starts from what shows — the rubber band's
+    /// offset, moving at the band's slope — not from the hand's pull behind it; and when n is an
+    /// end, the end is a wall (``Bounds/wallDirection(at:)``): the spring stops on it the first
+    /// time it comes back from outside, so it never undershoots into the range and rests at once.
+    /// Positions are what shows: frames take them as they are.
     public init(
-        releasedAt start: Nanoseconds, position: Double, velocity rawVelocity: Double, reportedDetent: Int,
+        releasedAt start: Nanoseconds, position handPosition: Double, velocity rawVelocity: Double, reportedDetent: Int,
         bounds: Bounds = .unbounded, parameters: FeelParameters = FeelParameters()
     ) {
         let k = parameters.friction.perSecond
-        let velocity = min(max(rawVelocity, -parameters.maximumSpeed), parameters.maximumSpeed)
+        let position = bounds.displayed(handPosition)
+        let shownVelocity = bounds.displayedVelocity(rawVelocity, at: handPosition)
+        let velocity = min(max(shownVelocity, -parameters.maximumSpeed), parameters.maximumSpeed)
         var target: Int
         let fling = abs(velocity) >= parameters.effectiveMinimumFlingSpeed && velocity != 0
         if fling {
@@ -90,7 +98,15 @@ public struct Motion: Sendable, Hashable {
         self.coast = coast
         self.coastSeconds = coastSeconds
         self.spring = spring
-        let settleSeconds = coastSeconds + spring.settleSeconds
+        var springSeconds = spring.settleSeconds
+        if let direction = bounds.wallDirection(at: target) {
+            // It reaches the wall when it comes back to the end, or to within what shows of it
+            // (``Bounds/wallThreshold``: a stiff, slow spring-back would otherwise creep for a second).
+            let near = direction == 0 ? nil : spring.firstTime(reaching: Double(target) - direction * Bounds.wallThreshold, moving: direction, to: springSeconds)
+            let exact = spring.firstTime(reaching: Double(target), moving: direction, to: springSeconds)
+            if let wall = [near, exact].compactMap({ $0 }).min() { springSeconds = wall }
+        }
+        let settleSeconds = coastSeconds + springSeconds
         self.settleNanoseconds = start + Motion.nanoseconds(settleSeconds)
 
         // The reported detent's steps: the first time the position reaches each cell boundary.
@@ -104,10 +120,10 @@ public struct Motion: Sendable, Hashable {
                 seconds = 0
             } else if let coast, let t = coast.seconds(toReach: boundary), t <= coastSeconds {
                 seconds = t
-            } else if let t = spring.firstTime(reaching: boundary, to: spring.settleSeconds) {
+            } else if let t = spring.firstTime(reaching: boundary, to: springSeconds) {
                 seconds = coastSeconds + t
             }
-            let time = max(previous, seconds.map { start + Motion.nanoseconds($0) } ?? settleNanoseconds)
+            let time = min(max(previous, seconds.map { start + Motion.nanoseconds($0) } ?? settleNanoseconds), settleNanoseconds)
             steps.append(time)
             previous = time
         }

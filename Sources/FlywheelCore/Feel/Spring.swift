@@ -198,6 +198,20 @@ public struct SpringMotion: Sendable, Hashable {
         }
     }
 
+    /// The first time in [0, to] at which the position reaches `level` while moving the way
+    /// `direction`'s sign says (any way for 0), or nil: a crossing the other way is skipped, and
+    /// the search goes on after the turning point that follows it.
+    public func firstTime(reaching level: Double, moving direction: Double, to limit: Double) -> Double? {
+        let turns = turningPoints(before: limit)
+        var from = 0.0
+        while let time = firstTime(reaching: level, from: from, to: limit) {
+            if velocity(after: time) * direction >= 0 { return time }
+            guard let next = turns.first(where: { $0 > time }) else { return nil }
+            from = next
+        }
+        return nil
+    }
+
     /// The first time in [from, to] at which the position reaches `level`, or nil; found by
     /// bisection within the intervals between turning points, where the position is monotone.
     public func firstTime(reaching level: Double, from: Double = 0, to: Double) -> Double? {

@@ -109,6 +109,7 @@ public struct Pipeline: Sendable {
         switch input.action {
         case .knob(let detents): return knob(detents, touching: false, at: t, from: device)
         case .touch(let detents): return knob(detents, touching: true, at: t, from: device)
+        case .touchDown(let position, let detents): return core.touchDown(at: position, spanning: detents, time: t, route: device.route)
         case .lift: return core.lift(at: t, route: device.route, device: device.identity)
         case .button(let code, let pressed):
             return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures)

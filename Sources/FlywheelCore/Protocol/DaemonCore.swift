@@ -32,6 +32,8 @@ public struct DaemonCore: Sendable {
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
     var heldControl: Control?
+    /// A finger on a touch strip, from its touch-down to its lift.
+    var strip: StripTouch?
 
     /// Creates the core.
     public init(
@@ -55,8 +57,17 @@ public struct DaemonCore: Sendable {
         switch route {
         case .followMode: return heldControl ?? mode.active
         case .pinned(let control): return control
-        case .none: return nil
+        case .none, .modeSwitch: return nil
         }
+    }
+
+    /// A finger came down at `position` (0…1) along a strip of `detents` detents: on a strip
+    /// routed to the mode switch, the selection follows it.
+    public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
+        let messages = advance(to: time)
+        strip = StripTouch(at: position, detents: detents, time: time)
+        if route == .modeSwitch { mode.pan(to: mode.offset(under: position)) }
+        return messages
     }
 
     /// The knob of `device` turned by `detents` at `time`: goes to the control `route` selects,
@@ -66,6 +77,10 @@ public struct DaemonCore: Sendable {
         device: DeviceIdentity = .unnamed, acceleration: Bool = true
     ) -> [ServerMessage] {
         var events = advanceEvents(to: time)
+        if touching, strip != nil {
+            strip!.move(by: detents)
+            if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
+        }
         switch control(for: route) {
         case .scrub: events += scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
         case .tempo: events += tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
@@ -75,14 +90,24 @@ public struct DaemonCore: Sendable {
         return events.map(ServerMessage.init)
     }
 
-    /// A touch lifted from the knob region of `device`.
+    /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
+    /// selection snaps to the nearest segment; a tap on a strip driving the scrub gives Castro's hint.
     public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode, device: DeviceIdentity = .unnamed) -> [ServerMessage] {
         var events = advanceEvents(to: time)
+        let touch = strip
+        strip = nil
+        if route == .modeSwitch {
+            if touch != nil, let changed = mode.endPan() { events.append(.mode(changed, timeNanoseconds: time)) }
+            return events.map(ServerMessage.init)
+        }
         switch control(for: route) {
         case .scrub: events += scrub.lift(at: time, device: device)
         case .tempo: events += tempo.lift(at: time, device: device)
         case .volume: events += volume.lift(at: time, device: device)
         case nil: break
+        }
+        if let touch, touch.isTap(liftedAt: time), control(for: route) == .scrub {
+            events += scrub.hint(direction: touch.hintDirection, at: time)
         }
         return events.map(ServerMessage.init)
     }
@@ -201,7 +226,7 @@ public struct DaemonCore: Sendable {
             if let problem = TempoRules.tableProblem(newTable, in: newRange) {
                 return (Self.error(.outOfRange, "\"table\" \"\(newTable.rawValue)\" \(problem).", at: time), [])
             }
-            let dial = TempoDial(range: newRange, table: newTable)
+            let dial = TempoDial(range: newRange, table: newTable, bounds: tempo.dial.bounds)
             let target = bpm ?? Double(tempo.bpm)
             // Compared as doubles: a huge number must be refused, not converted (that would trap).
             if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
@@ -267,8 +292,8 @@ public struct DaemonCore: Sendable {
             tempoBPM: tempo.bpm, tempoValue: tempo.detent, tempoDial: tempo.dial,
             scrubDurationSeconds: scrub.scrubber.durationSeconds, scrubPositionSeconds: scrub.scrubber.positionSeconds,
             scrubSecondsPerDetent: scrub.scrubber.secondsPerDetent, scrubActive: scrub.scrubber.gesture != nil,
-            volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, mode: mode.active,
-            modes: mode.segments)
+            volume: volume.volume, volumeCap: volume.dial.cap, volumeStep: volume.dial.step, volumeBounds: volume.dial.bounds,
+            mode: mode.active, modes: mode.segments)
     }
 
     /// The `state` answer.

@@ -15,6 +15,8 @@ public struct DaemonState: Sendable, Hashable {
     public var volume: Int
     public var volumeCap: Int
     public var volumeStep: Int
+    /// What the volume dial does at its ends (the tempo dial's are in ``tempoDial``).
+    public var volumeBounds: DialBounds = .rubber
     /// The active mode and the modes.
     public var mode: Control
     public var modes: [Control]
@@ -25,14 +27,16 @@ public struct DaemonState: Sendable, Hashable {
             ("tempo", .object([
                 ("bpm", .int(tempoBPM)), ("value", .int(tempoValue)),
                 ("range", .array([.int(tempoDial.range.lowerBound), .int(tempoDial.range.upperBound)])),
-                ("table", .string(tempoDial.table.rawValue)),
+                ("table", .string(tempoDial.table.rawValue)), ("bounds", .string(tempoDial.bounds.rawValue)),
             ])),
             ("scrub", .object([
                 ("position", .double((scrubPositionSeconds * 1e6).rounded() / 1e6)), ("duration", .double(scrubDurationSeconds)),
                 ("seconds_per_detent", .double((scrubSecondsPerDetent * 1e6).rounded() / 1e6)),
                 ("active", .bool(scrubActive)),
             ])),
-            ("volume", .object([("volume", .int(volume)), ("cap", .int(volumeCap)), ("step", .int(volumeStep))])),
+            ("volume", .object([
+                ("volume", .int(volume)), ("cap", .int(volumeCap)), ("step", .int(volumeStep)), ("bounds", .string(volumeBounds.rawValue)),
+            ])),
             ("mode", .object([("active", .string(mode.rawValue)), ("segments", .array(modes.map { .string($0.rawValue) }))])),
         ]
     }

@@ -44,6 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             switch input.action {
             case .knob(let detents): messages += core.knob(by: detents, at: time).count
             case .touch(let detents): messages += core.knob(by: detents, at: time, touching: true).count
+            case .touchDown(let position, let detents): messages += core.touchDown(at: position, spanning: detents, time: time).count
             case .lift: messages += core.lift(at: time).count
             case .button(let code, let pressed): messages += core.button(code, pressed: pressed, at: time).count
             case .shuttle(let position): messages += core.shuttle(position: position, at: time).count

@@ -45,7 +45,7 @@ struct VolumeControlTests {
         #expect(core.volume.volume == 60)  // the nearest step
         #expect(String(decoding: set.broadcast[0].bytesWithoutSeq, as: UTF8.self).hasPrefix(#"{"class":"volume","volume":60,"phase":"set""#))
         let state = String(decoding: set.reply.bytesWithoutSeq, as: UTF8.self)
-        #expect(state.contains(#""volume":{"volume":60,"cap":80,"step":5}"#))
+        #expect(state.contains(#""volume":{"volume":60,"cap":80,"step":5,"bounds":"rubber"}"#))
         let refused = core.handle(.setVolume(81), at: 4_000 * Self.ms)
         #expect(refused.reply.messageClass == .error && refused.broadcast.isEmpty && core.volume.volume == 60)
         #expect(String(decoding: refused.reply.bytesWithoutSeq, as: UTF8.self).contains(#""volume\" must be within 0–80, not 81."#))
