@@ -141,8 +141,11 @@ public struct KnobGroup: Sendable {
             let othersInGesture = members.indices.contains { $0 != index && members[$0].inGesture }
             switch event {
             case .began(let t):
+                // A knob that turns again while its last turn still springs or coasts continues
+                // the control's gesture: one `began` until the `rest`.
+                let continuing = members[index].inGesture
                 members[index].inGesture = true
-                if !othersInGesture { out.append(.began(timeNanoseconds: t)) }
+                if !othersInGesture && !continuing { out.append(.began(timeNanoseconds: t)) }
             case .detent(let detent, let t):
                 let delta = detent - members[index].reported
                 members[index].reported = detent

@@ -28,6 +28,24 @@ struct KnobGroupTests {
         events.reduce(0) { sum, event in if case .moved(let d, _) = event { return sum + d } else { return sum } }
     }
 
+    @Test("a knob turned again while its flick still coasts continues the gesture: one began, one rest")
+    func turnedAgainWhileCoasting() {
+        var group = KnobGroup(parameters: FeelParameters(), bounds: .clamp(0...500))
+        var events = Self.flick(&group)
+        // 300 ms after the flick's last detent (a new hand gesture for the engine: more than
+        // 200 ms since its last input) the knob still coasts; the hand clicks it once more.
+        let again: Nanoseconds = 100_000_000 + 300_000_000
+        events += group.advance(to: again)
+        #expect(group.nextDeadline != nil, "the flick still moves when the hand comes back")
+        events += group.move(device: Self.a, by: 1, at: again, touching: false, base: 0)
+        events += Self.drain(&group)
+        let began = events.filter { if case .began = $0 { return true } else { return false } }.count
+        let rests = events.filter { if case .rest = $0 { return true } else { return false } }.count
+        #expect(began == 1)
+        #expect(rests == 1)
+        if case .rest = events.last {} else { Issue.record("the gesture ends with its rest, got \(String(describing: events.last))") }
+    }
+
     @Test("one device: exactly its engine's events, as steps")
     func single() {
         var engine = KnobEngine(bounds: .clamp(0...50), detent: 10)
