@@ -16,6 +16,13 @@ struct GoldenHandsReplayTests {
         RepositoryPaths.list(directory).filter { $0.hasSuffix(".sim") || $0.hasSuffix(".evemu") }
     }
 
+    /// The knob scenarios played on the tempo alone (args exactly `--control tempo`).
+    static var tempoScenarios: [String] {
+        inputs.filter { input in
+            input.hasSuffix(".sim") && RepositoryPaths.read(directory + "/" + input).flatMap(arguments) == ["--control", "tempo"]
+        }
+    }
+
     /// The header's args, a `./NAME` argument taken as a file beside the input.
     static func arguments(_ text: String) -> [String]? {
         GoldenReplayTests.header(text).args?.map { $0.hasPrefix("./") ? directory + "/" + $0.dropFirst(2) : $0 }
@@ -57,11 +64,7 @@ struct GoldenHandsReplayTests {
     /// Slow knob gestures on the tempo (args exactly `--control tempo`) rest on the simulator's
     /// truth: the last tempo message is 120 BPM plus the net detents the hand turned, computed by
     /// `flywheel sim --truth`, not read from the expected file.
-    @Test(
-        "a slow gesture on the tempo ends on the simulator's truth",
-        arguments: inputs.filter { input in
-            input.hasSuffix(".sim") && RepositoryPaths.read(directory + "/" + input).flatMap(arguments) == ["--control", "tempo"]
-        })
+    @Test("a slow gesture on the tempo ends on the simulator's truth", arguments: tempoScenarios)
     func truth(_ input: String) throws {
         let truth = ToolRun.run(["sim", Self.directory + "/" + input, "--truth"] + Self.hardware)
         let detents = try #require(Int(truth.out.filter { !$0.isWhitespace }), "\(truth.out) \(truth.err)")
