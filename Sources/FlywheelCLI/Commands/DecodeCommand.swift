@@ -124,8 +124,19 @@ enum DecodeCommand {
         var decoder = RotaryEventDecoder(report: report)
         var text = ""
         var position = 0
+        var frameHasCounter = false
         for event in recording.events {
-            let fired = decoder.feed(event)
+            var fired = 0
+            if case .wrappingCounter(let code, _, _) = report {
+                // As the live backend reads a Contour device: every report carries the jog counter and
+                // the kernel drops a relative 0, so a report without it says the counter is 0.
+                if event.type == EventType.rel, event.code == code { frameHasCounter = true }
+                if event.type == EventType.syn, event.code == SynCode.report {
+                    if !frameHasCounter { fired += decoder.feed(InputEvent(timeNanoseconds: event.timeNanoseconds, type: EventType.rel, code: code, value: 0)) }
+                    frameHasCounter = false
+                }
+            }
+            fired += decoder.feed(event)
             guard fired != 0, !summary else { continue }
             for _ in 0..<abs(fired) {
                 position += fired > 0 ? 1 : -1

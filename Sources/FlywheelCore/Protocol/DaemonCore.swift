@@ -129,11 +129,10 @@ public struct DaemonCore: Sendable {
             messages.append(ServerMessage(.button(code: code, action: action), at: time))
         }
         say(pressed ? .press : .release)
-        switch deviceActions[code] ?? buttonActions[code] ?? .mode {
-        case .mode:
-            break
-        case .none:
-            return messages
+        let action = deviceActions[code] ?? buttonActions[code] ?? .mode
+        switch action {
+        case .mode, .none:
+            break  // `none` is still recognised (tap, long press) for a bridge that acts on it
         case .tap:
             // Each press is a tap of the tap-tempo (the release means nothing).
             if pressed { messages += handle(.tap, at: time).broadcast }
@@ -148,7 +147,7 @@ public struct DaemonCore: Sendable {
         } else if let start = pressedAt.removeValue(forKey: code) {
             if time - start < Self.longPressNanoseconds {
                 say(.tap)
-                messages.append(ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time)))
+                if case .mode = action { messages.append(ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time))) }
             } else {
                 say(.longPress)
             }

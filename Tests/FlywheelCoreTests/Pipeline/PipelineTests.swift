@@ -109,12 +109,13 @@ struct PipelineButtonTests {
             .map(\.messageClass)
     }
 
-    @Test("a button a bridge uses (action none) is reported but does not switch the mode; another device's BTN_0 still does")
+    @Test("a button a bridge uses (action none) is reported, its tap too, but does not switch the mode; another device's BTN_0 still does")
     func perDevice() {
         var pipeline = Pipeline(core: DaemonCore())
         let jog = InputDevice(name: "jog", path: "/dev/input/event3", kind: .jogDial, buttonActions: [KeyCode.btn0: ButtonAction.none])
         let knob = InputDevice(name: "knob", path: "gpiochip0", kind: .encoder)
-        #expect(Self.tap(&pipeline, jog, at: 1_000_000_000) == [.button, .button])
+        // press, release, tap: the tap is what a bridge (flywheel mpd's play-pause) acts on.
+        #expect(Self.tap(&pipeline, jog, at: 1_000_000_000) == [.button, .button, .button])
         #expect(pipeline.core.mode.active == .tempo)
         #expect(Self.tap(&pipeline, knob, at: 2_000_000_000) == [.button, .button, .button, .mode])
         #expect(pipeline.core.mode.active == .scrub)

@@ -40,4 +40,17 @@ struct DaemonCoreButtonTests {
             try FlywheelConfiguration.parse(Array("{ controls: { buttons: { KEY_X: 'tap' } } }".utf8), file: "f.json5")
         }
     }
+
+    /// A bridge's button (flywheel mpd's `--button BTN_0=play-pause`) acts on the `tap` button event:
+    /// given `none` so the mode stays put, the tap and the long press must still be reported.
+    @Test("a button given 'none' reports its tap and its long press, and switches nothing")
+    func noneReportsGestures() throws {
+        let config = try FlywheelConfiguration.parse(Array("{ controls: { buttons: { BTN_0: 'none' } } }".utf8), file: "f.json5")
+        var core = DaemonCore(configuration: config, scrubDurationSeconds: 214)
+        let tap = core.button(KeyCode.btn0, pressed: true, at: 1_000 * Self.ms) + core.button(KeyCode.btn0, pressed: false, at: 1_100 * Self.ms)
+        let long = core.button(KeyCode.btn0, pressed: true, at: 2_000 * Self.ms) + core.button(KeyCode.btn0, pressed: false, at: 2_700 * Self.ms)
+        let actions = try (tap + long).filter { $0.messageClass == .button }.map { try JSONParser.parse($0.bytesWithoutSeq)["action"]?.stringValue }
+        #expect(actions == ["press", "release", "tap", "press", "release", "long-press"])
+        #expect(!Self.classes(tap + long).contains("mode") && core.mode.active == .tempo)
+    }
 }

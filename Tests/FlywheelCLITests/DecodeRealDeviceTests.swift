@@ -1,0 +1,22 @@
+import Testing
+
+/// `flywheel decode` on recordings other people made of real devices (../shared/fixtures/real-devices):
+/// the plain per-detent decode agrees with what the live backend makes of the same events.
+@Suite("flywheel decode: real device recordings")
+struct DecodeRealDeviceTests {
+    static let directory = RepositoryPaths.path("../shared/fixtures/real-devices")
+    static var present: Bool { RepositoryPaths.read(directory + "/README.md") != nil }
+
+    /// The five button reports before the jog moves carry no REL_DIAL: the counter is 0 (the kernel
+    /// drops a relative 0), so the jog's 255, 254, 255, 1 are −1, −1, +1, +2 — the first jog counts.
+    @Test("a real ShuttleXpress: the first jog is counted from 0, not taken as a baseline",
+          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+    func shuttleXpressFirstJog() {
+        let path = Self.directory + "/shuttlexpress-omakoto.evemu"
+        let lines = ToolRun.run(["decode", path]).out.split(separator: "\n")
+        #expect(lines.map { $0.contains(#""detent":-1"#) ? -1 : 1 } == [-1, -1, 1, 1, 1])
+        #expect(lines.first?.hasPrefix(#"{"t":1603940643.232741000,"#) == true)
+        let summary = ToolRun.run(["decode", path, "--summary"])
+        #expect(summary.out.contains(#""detents":1,"#), "\(summary.out)")
+    }
+}
