@@ -30,8 +30,8 @@ final class HeadlessChromium {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_adddup2(&actions, commands[1], 3)
         posix_spawn_file_actions_adddup2(&actions, answers[1], 4)
-        var argv = [Self.path, "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--remote-debugging-pipe",
-                    "--user-data-dir=" + profileDirectory]
+        var argv = [Self.path, "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                    "--disable-dev-shm-usage", "--remote-debugging-pipe", "--user-data-dir=" + profileDirectory]
         // Chromium refuses to run as root inside its sandbox (CI runs as root).
         if getuid() == 0 { argv.append("--no-sandbox") }
         argv.append("about:blank")

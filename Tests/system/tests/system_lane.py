@@ -9,6 +9,8 @@ import grp
 import json
 import os
 import pwd
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -306,6 +308,34 @@ def test_rest():
     say("    flywheeld at rest: VmRSS %s, %d CPU ticks in 2 s" % (status_fields(pid)["VmRSS"].strip(), used))
 
 
+def test_osc_bridge():
+    """flywheel-osc@127.0.0.1:PORT, as the package ships it (its own user, sandbox, reconnecting
+    bridge), sends the tempo a client sets as an OSC message to a UDP receiver; SIGTERM stops it."""
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    receiver.settimeout(TIMEOUT)
+    unit = "flywheel-osc@127.0.0.1:%d.service" % receiver.getsockname()[1]
+    systemctl("start", unit)
+    def journal():
+        return run(["journalctl", "-b", "-u", unit, "-o", "cat"], check_status=False).stdout
+    wait_until(lambda: "connected to flywheeld" in journal(), unit + " connected to flywheeld")
+    client = connect()
+    client.next(lambda m: m["class"] == "hello")
+    tempo = client.state()["tempo"]
+    bpm = tempo["bpm"] + 1 if tempo["bpm"] + 1 <= tempo["range"][1] else tempo["bpm"] - 1
+    client.send({"cmd": "set", "control": "tempo", "bpm": bpm})
+    message, _ = receiver.recvfrom(1024)
+    check(message == b"/flywheel/tempo\0,f\0\0" + struct.pack(">f", bpm), "%s sent %r for a tempo of %s" % (unit, message, bpm))
+    uid = status_fields(int(property_of(unit, "MainPID")))["Uid"].split()[0]
+    check(uid != "0", unit + " runs as root")
+    systemctl("stop", unit)
+    check(systemctl("is-active", unit) == "inactive", unit + " did not stop")
+    check("stopping;" in journal(), "%s did not stop cleanly: %s" % (unit, journal()[-500:]))
+    say("    %s (uid %s) sent /flywheel/tempo %s" % (unit, uid, bpm))
+    client.sock.close()
+    receiver.close()
+
+
 # Phase 2: after the reboot.
 
 def test_after_reboot():
@@ -346,7 +376,7 @@ def test_purge():
 
 
 PHASES = {
-    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest],
+    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge],
     "2": [test_after_reboot, test_remove, test_purge],
 }
 
