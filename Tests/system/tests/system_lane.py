@@ -5,6 +5,7 @@ installs the package and tries it; the second checks what a reboot keeps, then r
 
 Usage (inside the guest): system_lane.py PACKAGE.deb"""
 
+import base64
 import grp
 import json
 import os
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 import traceback
+import urllib.request
 
 from kernel_lane import Client, Failure, check   # the kernel lane's socket client, copied beside this file
 
@@ -336,6 +338,65 @@ def test_osc_bridge():
     receiver.close()
 
 
+def websocket_open(port):
+    """A WebSocket client (RFC 6455, the standard library only): the connection, after the handshake."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(("GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key)).encode())
+    reader = sock.makefile("rb")
+    status = reader.readline()
+    check(b" 101 " in status, "no WebSocket handshake: %r" % status)
+    while reader.readline() not in (b"\r\n", b""):
+        pass
+    return sock, reader
+
+
+def websocket_receive(reader):
+    """The next text message, parsed as JSON."""
+    first, length = reader.read(2)
+    check(first == 0x81, "not a whole text frame: %#x" % first)
+    if length == 126:
+        length = struct.unpack(">H", reader.read(2))[0]
+    elif length == 127:
+        length = struct.unpack(">Q", reader.read(8))[0]
+    return json.loads(reader.read(length))
+
+
+def websocket_send(sock, message):
+    """One text message, masked as a client's must be."""
+    payload, mask = json.dumps(message).encode(), os.urandom(4)
+    check(len(payload) < 126, "a longer message than this test sends")
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def test_web_feed():
+    """flywheel-web.service from the package: websocketd, on 127.0.0.1:8080 only, serves the page and,
+    on a WebSocket, flywheel connect: flywheeld's hello, and a command's answer."""
+    systemctl("start", "flywheel-web.service")
+    def listening():
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+        return [row[1] for row in rows if row[3] == "0A" and row[1].endswith(":1F90")]
+    wait_until(lambda: listening(), "flywheel-web.service listens on port 8080")
+    check(listening() == ["0100007F:1F90"], "flywheel-web.service listens beyond loopback: %s" % listening())
+    with open("/proc/net/tcp6") as f:
+        check(not any(line.split()[1].endswith(":1F90") for line in f.readlines()[1:]), "flywheel-web.service listens on IPv6")
+    page = urllib.request.urlopen("http://127.0.0.1:8080/flywheel.html", timeout=TIMEOUT).read()
+    check(b'id="tempo"' in page and b"WebSocket" in page, "the page served is not flywheel.html")
+    sock, reader = websocket_open(8080)
+    hello = websocket_receive(reader)
+    check(hello["class"] == "hello", "the first message is %s, not the hello" % hello)
+    websocket_send(sock, {"cmd": "ping"})
+    answer = websocket_receive(reader)
+    while answer["class"] != "pong":
+        answer = websocket_receive(reader)
+    sock.close()
+    systemctl("stop", "flywheel-web.service")
+    check(systemctl("is-active", "flywheel-web.service") == "inactive", "flywheel-web.service did not stop")
+    say("    flywheel-web.service: the page (%d bytes), flywheeld %s's hello and a pong over the WebSocket" % (len(page), hello["version"]))
+
+
 # Phase 2: after the reboot.
 
 def test_after_reboot():
@@ -376,7 +437,7 @@ def test_purge():
 
 
 PHASES = {
-    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge],
+    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge, test_web_feed],
     "2": [test_after_reboot, test_remove, test_purge],
 }
 
