@@ -56,7 +56,7 @@ struct WebPageTests {
         #expect(set(#"{"cmd":"set","control":"tempo","bpm":137}"#)?["tempo"]?["bpm"]?.doubleValue == 137)
         #expect(set(#"{"cmd":"set","control":"scrub","duration":200,"position":50}"#)?["scrub"]?["position"]?.doubleValue == 50)
 
-        let port = OSCBridgeTests.freePort(SOCK_STREAM)
+        let port = OSCBridgeTests.freePort(stream: true)
         let gateway = try Harness.Background(
             [Self.websocketd, "--address=127.0.0.1", "--port=\(port)", "--staticdir=" + RepositoryPaths.path("udev/web"),
              ChildProcess.product("flywheel"), "connect", "--socket", daemon.socketPath],
