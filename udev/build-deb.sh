@@ -14,7 +14,10 @@
 #   /usr/bin/flywheeld, /usr/bin/flywheel
 #   /usr/share/flywheel/hardware/          profiles, scenarios, the encoder overlay
 #   /usr/lib/udev/rules.d/60-flywheel.rules
-#   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, flywheel-mpd.service
+#   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, and the bridges' units:
+#                                          flywheel-mpd.service, flywheel-osc@.service, flywheel-midi@.service,
+#                                          flywheel-web.service (websocketd and flywheel connect, on loopback)
+#   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
 #   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, profiles' format, copyright, changelog
 #   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
@@ -83,6 +86,7 @@ doc=$root/usr/share/doc/flywheel
 hardware=$root/usr/share/flywheel/hardware
 
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" "$hardware/scenarios" "$root/usr/lib/udev/rules.d" \
+    "$root/usr/share/flywheel/web" \
     "$root/usr/lib/systemd/system" "$root/etc/flywheel" "$doc"
 for program in flywheeld flywheel; do
     install -m 0755 "$bin/$program" "$root/usr/bin/$program"
@@ -91,7 +95,9 @@ done
 install -m 0644 hardware/*.profile hardware/*.dts "$hardware/"
 install -m 0644 hardware/scenarios/*.sim "$hardware/scenarios/"
 install -m 0644 udev/60-flywheel.rules "$root/usr/lib/udev/rules.d/"
-install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service "$root/usr/lib/systemd/system/"
+install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service udev/flywheel-osc@.service \
+    udev/flywheel-midi@.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
+install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
 install -m 0644 "$PROTOCOL_DOC" "$doc/PROTOCOL.md"
@@ -156,7 +162,7 @@ Maintainer: $MAINTAINER
 Installed-Size: $installed_size
 Depends: $depends
 Recommends: systemd, udev
-Suggests: mpd
+Suggests: mpd, websocketd
 Section: sound
 Priority: optional
 Description: knobs and jog wheels with physical feel, as tempo and scrub events
@@ -169,8 +175,10 @@ Description: knobs and jog wheels with physical feel, as tempo and scrub events
  This package holds the daemon and the flywheel tool, device profiles, udev
  rules that give the service access to the devices and start it when one is
  plugged in, and systemd units: flywheeld.socket is enabled on installation;
- flywheel-mpd.service, which scrubs MPD's current song, is left for the
- administrator to enable.
+ the bridges' units are left for the administrator to enable:
+ flywheel-mpd.service (MPD), flywheel-osc@HOST:PORT (OSC),
+ flywheel-midi@PORT (MIDI) and flywheel-web.service (a WebSocket feed and
+ page for web UIs on loopback, with websocketd).
 CONTROL
 (cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$epoch" {} +

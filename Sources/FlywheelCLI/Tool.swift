@@ -18,6 +18,7 @@ public enum FlywheelTool {
         ToolCommand(name: "replay", usage: ReplayCommand.usage, run: ReplayCommand.run),
         ToolCommand(name: "watch", usage: WatchCommand.usage, run: WatchCommand.run),
         ToolCommand(name: "send", usage: WatchCommand.usage, run: WatchCommand.send),
+        ToolCommand(name: "connect", usage: WatchCommand.usage, run: WatchCommand.runConnect),
         ToolCommand(name: "mpd", usage: MPDCommand.usage, run: MPDCommand.run),
         ToolCommand(name: "osc", usage: OSCCommand.usage, run: OSCCommand.run),
         ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
@@ -30,7 +31,7 @@ public enum FlywheelTool {
         flywheel — knobs, jog wheels and touch panels with physical feel.
 
         Usage:
-        \(commands.filter { $0.name != "send" }.map(\.usage).joined(separator: "\n"))
+        \(commands.filter { $0.name != "send" && $0.name != "connect" }.map(\.usage).joined(separator: "\n"))
             flywheel COMMAND --help
             flywheel --version
         """

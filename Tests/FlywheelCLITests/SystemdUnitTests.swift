@@ -5,26 +5,32 @@ import Testing
 @Suite("systemd units")
 struct SystemdUnitTests {
     static let analyzer = "/usr/bin/systemd-analyze"
-    static let units = ["flywheeld.service", "flywheeld.socket", "flywheel-mpd.service"]
+    /// The unit files in udev/, and the name each is verified as (a template as one of its instances;
+    /// systemd-analyze 252 cannot verify a file whose name has a colon, so the OSC instance is a host).
+    static let units = [
+        ("flywheeld.service", "flywheeld.service"), ("flywheeld.socket", "flywheeld.socket"),
+        ("flywheel-mpd.service", "flywheel-mpd.service"), ("flywheel-osc@.service", "flywheel-osc@localhost.service"),
+        ("flywheel-midi@.service", "flywheel-midi@dev-snd-midiC1D0.service"), ("flywheel-web.service", "flywheel-web.service"),
+    ]
 
-    @Test("flywheeld.service, flywheeld.socket and flywheel-mpd.service verify cleanly",
+    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI and web bridges') verifies cleanly",
           .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
     func verify() throws {
         var template = Array("/tmp/flywheel-units-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         defer {
-            for name in Self.units { unlink(directory + "/" + name) }
+            for (_, name) in Self.units { unlink(directory + "/" + name) }
             rmdir(directory)
         }
-        for name in Self.units {
-            var text = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/" + name)))
+        for (file, name) in Self.units {
+            var text = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/" + file)))
             // verify checks that ExecStart exists: point it at the binary just built.
             text = text.split(separator: "\n", omittingEmptySubsequences: false).map {
                 $0.hasPrefix("ExecStart=") ? "ExecStart=" + ChildProcess.product("flywheeld") : String($0)
             }.joined(separator: "\n")
             RepositoryPaths.write(text, to: directory + "/" + name)
         }
-        let run = ChildProcess.run(Self.analyzer, ["verify"] + Self.units.map { directory + "/" + $0 })
+        let run = ChildProcess.run(Self.analyzer, ["verify"] + Self.units.map { directory + "/" + $0.1 })
         #expect(run.status == 0, "\(run.err)")
         #expect(!run.err.contains("flywheel"), "\(run.err)")
     }
@@ -43,15 +49,38 @@ struct SystemdUnitTests {
         #expect(!text.contains("\nRuntimeDirectory="), "/run/flywheel belongs to flywheeld.socket")
     }
 
-    @Test("flywheel-mpd.service runs the installed bridge with the service's sandbox")
-    func mpdHardening() throws {
+    /// Each bridge's unit, what it runs, and the network lines it has instead of flywheeld's
+    /// `PrivateNetwork=yes` and `RestrictAddressFamilies=AF_UNIX` when it needs the network.
+    static let bridges: [(unit: String, command: String, network: [String])] = [
+        ("flywheel-mpd.service", "ExecStart=/usr/bin/flywheel mpd ", []),
+        ("flywheel-osc@.service", "ExecStart=/usr/bin/flywheel osc --socket /run/flywheel/flywheel.sock --to %i ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-midi@.service", "ExecStart=/usr/bin/flywheel midi --socket /run/flywheel/flywheel.sock --device %f ", []),
+        ("flywheel-web.service", "ExecStart=/usr/bin/websocketd --address=127.0.0.1 --port=8080 --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressAllow=localhost", "IPAddressDeny=any"]),
+    ]
+
+    @Test("each bridge's unit runs the installed bridge with flywheeld's sandbox, the network only where it needs it (the web feed: loopback only)")
+    func bridgeHardening() throws {
         let service = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheeld.service")))
-        let mpd = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-mpd.service")))
-        #expect(mpd.contains("ExecStart=/usr/bin/flywheel mpd "))
         let sandbox = ["DynamicUser=", "NoNewPrivileges=", "Protect", "Private", "Restrict", "ReadOnlyPaths=", "DevicePolicy=",
                        "LockPersonality=", "MemoryDenyWriteExecute=", "SystemCallArchitectures="]
-        for line in service.split(separator: "\n") where sandbox.contains(where: { line.hasPrefix($0) }) {
-            #expect(mpd.contains(line + "\n"), "flywheel-mpd.service lacks \(line)")
+        for bridge in Self.bridges {
+            let text = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/" + bridge.unit)))
+            #expect(text.contains("\n" + bridge.command), "\(bridge.unit) does not run \(bridge.command)")
+            #expect(!text.contains("\nDeviceAllow=char-input") && !text.contains("\nDeviceAllow=char-gpiochip"), "\(bridge.unit) reaches input devices")
+            let networkLines = ["PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX"]
+            for line in service.split(separator: "\n") where sandbox.contains(where: { line.hasPrefix($0) }) {
+                if !bridge.network.isEmpty && networkLines.contains(String(line)) {
+                    #expect(!text.contains("\n" + line + "\n"), "\(bridge.unit) needs the network but has \(line)")
+                } else {
+                    #expect(text.contains("\n" + line + "\n"), "\(bridge.unit) lacks \(line)")
+                }
+            }
+            for line in bridge.network { #expect(text.contains("\n" + line + "\n"), "\(bridge.unit) lacks \(line)") }
         }
+        // The MIDI bridge opens the raw MIDI port named by its instance, and nothing but sound devices.
+        let midi = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-midi@.service")))
+        #expect(midi.contains("\nDeviceAllow=char-alsa rw\n") && midi.contains("\nSupplementaryGroups=audio\n"))
     }
 }

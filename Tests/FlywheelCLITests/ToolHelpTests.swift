@@ -4,7 +4,7 @@ import Testing
 /// did not know the option).
 @Suite("flywheel COMMAND --help")
 struct ToolHelpTests {
-    static let commands = ["decode", "sim", "plot", "replay", "watch", "send", "mpd", "osc", "midi", "devices", "record", "soak"]
+    static let commands = ["decode", "sim", "plot", "replay", "watch", "connect", "send", "mpd", "osc", "midi", "devices", "record", "soak"]
 
     @Test("each command prints its usage and succeeds", arguments: commands)
     func help(_ command: String) {

@@ -37,6 +37,10 @@ expected="0755 usr/bin/flywheeld
 0644 usr/lib/systemd/system/flywheeld.service
 0644 usr/lib/systemd/system/flywheeld.socket
 0644 usr/lib/systemd/system/flywheel-mpd.service
+0644 usr/lib/systemd/system/flywheel-osc@.service
+0644 usr/lib/systemd/system/flywheel-midi@.service
+0644 usr/lib/systemd/system/flywheel-web.service
+0644 usr/share/flywheel/web/flywheel.html
 0644 etc/flywheel/flywheel.json5
 0644 usr/share/doc/flywheel/PROTOCOL.md
 0644 usr/share/doc/flywheel/README.md
@@ -104,9 +108,13 @@ check "/etc/flywheel/flywheel.json5 is the conffile" conffile
 units_use_usr_bin() {
     grep -qx 'ExecStart=/usr/bin/flywheeld' "$root/usr/lib/systemd/system/flywheeld.service" &&
         grep -q '^ExecStart=/usr/bin/flywheel mpd' "$root/usr/lib/systemd/system/flywheel-mpd.service" &&
+        grep -q '^ExecStart=/usr/bin/flywheel osc' "$root/usr/lib/systemd/system/flywheel-osc@.service" &&
+        grep -q '^ExecStart=/usr/bin/flywheel midi' "$root/usr/lib/systemd/system/flywheel-midi@.service" &&
+        grep -q '^ExecStart=/usr/bin/websocketd --address=127.0.0.1 .* --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect' \
+            "$root/usr/lib/systemd/system/flywheel-web.service" &&
         ! grep -rq /usr/local "$root/usr/lib/systemd" "$root/usr/lib/udev"
 }
-check "the units run /usr/bin/flywheeld and /usr/bin/flywheel" units_use_usr_bin
+check "the units run /usr/bin/flywheeld and /usr/bin/flywheel (the web feed through websocketd, on loopback)" units_use_usr_bin
 scripts_parse() { local s; for s in postinst prerm postrm; do sh -n "$work/control/$s" || return 1; done; }
 check "the maintainer scripts parse" scripts_parse
 config_parses() { "$root/usr/bin/flywheeld" --check-config --config "$root/etc/flywheel/flywheel.json5" > /dev/null; }

@@ -5,7 +5,9 @@
 # a ShuttleXpress made with uinput and checks, through a client in the audio group, that udev tags it,
 # systemd starts flywheeld and tempo and scrub events arrive; unplug and replug; socket activation;
 # `systemctl reload`; the unit's sandbox (no AF_INET socket, nothing written outside its runtime
-# directory); then it reboots the guest and checks that the configuration and the enabled socket
+# directory); the OSC bridge's unit, flywheel-osc@, sending a set tempo to a UDP receiver; the web
+# feed's unit (websocketd, loopback only) serving the page and the protocol over a WebSocket; then it
+# reboots the guest and checks that the configuration and the enabled socket
 # survived, and that removing and purging the package undo the installation. Each run starts from
 # the pristine image (a copy-on-write overlay, discarded afterwards). The times are reported; the
 # lane skips with a message only where QEMU cannot run.

@@ -27,8 +27,9 @@ source "$here/../scripts/prepare-steps.sh"
 
 # The packages in the root: systemd as init, udev, D-Bus (systemd-run and logind need it, and a
 # music box has it), python3 for the tests, and what the flywheel package depends on (an offline
-# `apt install ./flywheel_*.deb` must find everything). A changed list makes the root anew.
-packages=systemd,systemd-sysv,udev,dbus,kmod,procps,python3,libevdev2,libgpiod2,passwd,libstdc++6,libgcc-s1
+# `apt install ./flywheel_*.deb` must find everything), and websocketd, which flywheel-web.service
+# runs (the package suggests it). A changed list makes the root anew.
+packages=systemd,systemd-sysv,udev,dbus,kmod,procps,python3,libevdev2,libgpiod2,passwd,libstdc++6,libgcc-s1,websocketd
 
 mirror() {
     [ -z "${FLYWHEEL_DEBIAN_MIRROR:-}" ] || { echo "$FLYWHEEL_DEBIAN_MIRROR"; return; }

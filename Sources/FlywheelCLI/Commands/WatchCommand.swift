@@ -1,12 +1,19 @@
 import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
+import Glibc
 
-/// `flywheel watch [--socket PATH] [--raw] [--classes tempo,scrub]` and `flywheel send [--socket PATH] JSON`.
+/// `flywheel watch [--socket PATH] [--raw] [--classes tempo,scrub]`, `flywheel connect [--socket PATH]` and
+/// `flywheel send [--socket PATH] JSON`.
 enum WatchCommand {
     static let usage = """
         flywheel watch [--socket PATH] [--raw] [--classes tempo,scrub,…] [--frames]
             Show the daemon's events live: a readable line per event, or the JSON lines with --raw.
+            Reconnects when the daemon restarts, saying so on standard error; stops on SIGTERM or SIGINT.
+        flywheel connect [--socket PATH]
+            Both ways, for a WebSocket gateway such as websocketd: each line of standard input is a command
+            to the daemon, each line from the daemon (answers and events) a JSON line on standard output.
+            Reconnects as watch does; stops at the end of standard input, on SIGTERM or SIGINT.
         flywheel send [--socket PATH] JSON
             Send one command and print the answer.
         """
@@ -31,22 +38,29 @@ enum WatchCommand {
         let frames = args.flag("frames")
         let classes = try args.option("classes")
         _ = try args.positionals("no files", count: 0...0)
-        let client = try connect(path)
-        do {
-            if classes != nil || frames {
-                let list = classes.map { $0.split(separator: ",").map { JSONValue.string(String($0)) } }
-                var fields: [(String, JSONValue)] = [("cmd", .string("watch"))]
-                if let list { fields.append(("classes", .array(list))) }
-                fields.append(("frames", .bool(frames)))
-                try client.send(JSONValue.object(fields).encoded())
-            }
-            while let line = try client.readLine() {
-                console.out((raw ? line : readable(line)) + "\n")
-            }
-        } catch {
-            throw ToolError("The connection to \(path) failed: \(error.description)")
+        var request: String?
+        if classes != nil || frames {
+            let list = classes.map { $0.split(separator: ",").map { JSONValue.string(String($0)) } }
+            var fields: [(String, JSONValue)] = [("cmd", .string("watch"))]
+            if let list { fields.append(("classes", .array(list))) }
+            fields.append(("frames", .bool(frames)))
+            request = JSONValue.object(fields).encoded()
         }
-        throw ToolError("flywheeld closed the connection at \(path)")
+        let session = try DaemonSession(
+            path: path, name: "flywheel watch", request: request,
+            deliver: { console.out((raw ? $0 : readable($0)) + "\n") }, log: { console.err($0 + "\n") })
+        try session.run()
+    }
+
+    /// `flywheel connect`: standard input's lines to the daemon, the daemon's lines to standard output.
+    static func runConnect(_ arguments: [String], console: Console) throws(ToolError) {
+        var args = Arguments(arguments, command: "connect")
+        let path = try args.option("socket") ?? defaultSocket()
+        _ = try args.positionals("no files", count: 0...0)
+        let session = try DaemonSession(
+            path: path, name: "flywheel connect", request: nil, input: LineInput(fd: STDIN_FILENO, name: "standard input"),
+            deliver: { console.out($0 + "\n") }, log: { console.err($0 + "\n") })
+        try session.run()
     }
 
     static func send(_ arguments: [String], console: Console) throws(ToolError) {

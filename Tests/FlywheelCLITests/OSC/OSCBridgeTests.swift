@@ -26,9 +26,9 @@ struct OSCBridgeTests {
         #expect(OSCMessage("/abc", []).bytes == empty)
     }
 
-    /// A UDP port nothing listens on now (the kernel's choice).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    /// A UDP port (or with `stream` a TCP port) nothing listens on now (the kernel's choice).
+    static func freePort(stream: Bool = false) -> Int {
+        let fd = socket(AF_INET, Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -5,14 +5,18 @@ installs the package and tries it; the second checks what a reboot keeps, then r
 
 Usage (inside the guest): system_lane.py PACKAGE.deb"""
 
+import base64
 import grp
 import json
 import os
 import pwd
+import socket
+import struct
 import subprocess
 import sys
 import time
 import traceback
+import urllib.request
 
 from kernel_lane import Client, Failure, check   # the kernel lane's socket client, copied beside this file
 
@@ -306,6 +310,93 @@ def test_rest():
     say("    flywheeld at rest: VmRSS %s, %d CPU ticks in 2 s" % (status_fields(pid)["VmRSS"].strip(), used))
 
 
+def test_osc_bridge():
+    """flywheel-osc@127.0.0.1:PORT, as the package ships it (its own user, sandbox, reconnecting
+    bridge), sends the tempo a client sets as an OSC message to a UDP receiver; SIGTERM stops it."""
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    receiver.settimeout(TIMEOUT)
+    unit = "flywheel-osc@127.0.0.1:%d.service" % receiver.getsockname()[1]
+    systemctl("start", unit)
+    def journal():
+        return run(["journalctl", "-b", "-u", unit, "-o", "cat"], check_status=False).stdout
+    wait_until(lambda: "connected to flywheeld" in journal(), unit + " connected to flywheeld")
+    client = connect()
+    client.next(lambda m: m["class"] == "hello")
+    tempo = client.state()["tempo"]
+    bpm = tempo["bpm"] + 1 if tempo["bpm"] + 1 <= tempo["range"][1] else tempo["bpm"] - 1
+    client.send({"cmd": "set", "control": "tempo", "bpm": bpm})
+    message, _ = receiver.recvfrom(1024)
+    check(message == b"/flywheel/tempo\0,f\0\0" + struct.pack(">f", bpm), "%s sent %r for a tempo of %s" % (unit, message, bpm))
+    uid = status_fields(int(property_of(unit, "MainPID")))["Uid"].split()[0]
+    check(uid != "0", unit + " runs as root")
+    systemctl("stop", unit)
+    check(systemctl("is-active", unit) == "inactive", unit + " did not stop")
+    check("stopping;" in journal(), "%s did not stop cleanly: %s" % (unit, journal()[-500:]))
+    say("    %s (uid %s) sent /flywheel/tempo %s" % (unit, uid, bpm))
+    client.sock.close()
+    receiver.close()
+
+
+def websocket_open(port):
+    """A WebSocket client (RFC 6455, the standard library only): the connection, after the handshake."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(("GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key)).encode())
+    reader = sock.makefile("rb")
+    status = reader.readline()
+    check(b" 101 " in status, "no WebSocket handshake: %r" % status)
+    while reader.readline() not in (b"\r\n", b""):
+        pass
+    return sock, reader
+
+
+def websocket_receive(reader):
+    """The next text message, parsed as JSON."""
+    first, length = reader.read(2)
+    check(first == 0x81, "not a whole text frame: %#x" % first)
+    if length == 126:
+        length = struct.unpack(">H", reader.read(2))[0]
+    elif length == 127:
+        length = struct.unpack(">Q", reader.read(8))[0]
+    return json.loads(reader.read(length))
+
+
+def websocket_send(sock, message):
+    """One text message, masked as a client's must be."""
+    payload, mask = json.dumps(message).encode(), os.urandom(4)
+    check(len(payload) < 126, "a longer message than this test sends")
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def test_web_feed():
+    """flywheel-web.service from the package: websocketd, on 127.0.0.1:8080 only, serves the page and,
+    on a WebSocket, flywheel connect: flywheeld's hello, and a command's answer."""
+    systemctl("start", "flywheel-web.service")
+    def listening():
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+        return [row[1] for row in rows if row[3] == "0A" and row[1].endswith(":1F90")]
+    wait_until(lambda: listening(), "flywheel-web.service listens on port 8080")
+    check(listening() == ["0100007F:1F90"], "flywheel-web.service listens beyond loopback: %s" % listening())
+    with open("/proc/net/tcp6") as f:
+        check(not any(line.split()[1].endswith(":1F90") for line in f.readlines()[1:]), "flywheel-web.service listens on IPv6")
+    page = urllib.request.urlopen("http://127.0.0.1:8080/flywheel.html", timeout=TIMEOUT).read()
+    check(b'id="tempo"' in page and b"WebSocket" in page, "the page served is not flywheel.html")
+    sock, reader = websocket_open(8080)
+    hello = websocket_receive(reader)
+    check(hello["class"] == "hello", "the first message is %s, not the hello" % hello)
+    websocket_send(sock, {"cmd": "ping"})
+    answer = websocket_receive(reader)
+    while answer["class"] != "pong":
+        answer = websocket_receive(reader)
+    sock.close()
+    systemctl("stop", "flywheel-web.service")
+    check(systemctl("is-active", "flywheel-web.service") == "inactive", "flywheel-web.service did not stop")
+    say("    flywheel-web.service: the page (%d bytes), flywheeld %s's hello and a pong over the WebSocket" % (len(page), hello["version"]))
+
+
 # Phase 2: after the reboot.
 
 def test_after_reboot():
@@ -346,7 +437,7 @@ def test_purge():
 
 
 PHASES = {
-    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest],
+    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge, test_web_feed],
     "2": [test_after_reboot, test_remove, test_purge],
 }
 
