@@ -78,13 +78,14 @@ final class ClientConnection {
     /// caller queues it as usual.
     func sendNow(_ message: ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
-        let pending = Pending(message: message, seq: seq + 1, counted: !message.isFrame)
-        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(pending, skipping: 0, to: fd) }
+        let next = seq + 1
+        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(message, seq: next, skipping: 0, to: fd) }
         guard case .processed(let written)? = result, written > 0 else { return .notSent }
-        seq += 1
-        if written == message.count(seq: seq) { return .sent }
-        if pending.counted { discreteQueued += 1 }
-        queue.append(pending)
+        seq = next
+        if written == message.count(seq: next) { return .sent }
+        let counted = !message.isFrame
+        if counted { discreteQueued += 1 }
+        queue.append(Pending(message: message, seq: next, counted: counted))
         offset = written
         return .partlySent
     }
@@ -101,7 +102,7 @@ final class ClientConnection {
             let total = first.message.count(seq: first.seq)
             let result: IOResult<Int>
             do {
-                result = try Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(first, skipping: offset, to: fd) }
+                result = try Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(first.message, seq: first.seq, skipping: offset, to: fd) }
             } catch {
                 return .failed  // EPIPE, ECONNRESET: the client is gone
             }
@@ -116,15 +117,15 @@ final class ClientConnection {
         return .done
     }
 
-    /// One `sendmsg` of `pending`'s bytes after the first `skipped`: the message's head, the seq's
-    /// digits (on the stack) and its tail as three pieces. Returns what sendmsg(2) returns.
-    static func send(_ pending: Pending, skipping skipped: Int, to fd: Int32) -> Int {
+    /// One `sendmsg` of `message` with `seq`, from byte `skipped` on: the message's head, the
+    /// seq's digits (on the stack) and its tail as three pieces. Returns what sendmsg(2) returns.
+    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32) -> Int {
         withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
-            let digitCount = JSONValue.writeDecimal(pending.seq, into: digits)
+            let digitCount = JSONValue.writeDecimal(seq, into: digits)
             let digitStart = digits.baseAddress! + (digits.count - digitCount)
-            return pending.message.wire.withUnsafeBytes { wire in
+            return message.wire.withUnsafeBytes { wire in
                 withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
-                    let head = pending.message.seqIndex
+                    let head = message.seqIndex
                     var skip = skipped
                     var used = 0
                     func add(_ base: UnsafeRawPointer, _ length: Int) {
