@@ -89,17 +89,23 @@ public final class EventLoop {
     public func arm(at deadline: Nanoseconds?) {
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
+        var spec = Self.timerSpec(at: deadline)
+        do {
+            _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// A timerfd setting for the absolute CLOCK_MONOTONIC time `deadline` (nil: disarmed).
+    static func timerSpec(at deadline: Nanoseconds?) -> itimerspec {
         var spec = itimerspec()
         if let deadline {
             let clamped = max(deadline, 1)  // 0 would disarm
             spec.it_value.tv_sec = Int(clamped / 1_000_000_000)
             spec.it_value.tv_nsec = Int(clamped % 1_000_000_000)
         }
-        do {
-            _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        return spec
     }
 
     /// Runs until ``stop()``.

@@ -33,6 +33,11 @@ final class ClientConnection {
     var readArmed = true
     /// Whether the server has let it go (closed and forgotten).
     var dropped = false
+    /// Pacing (``SocketServer/mayProceed(_:)``): when its window began, what it has used of it,
+    /// and whether it waits for the window's end (not read meanwhile).
+    var windowStart: Nanoseconds = 0
+    var windowUsed = 0
+    var paused = false
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024
@@ -178,6 +183,7 @@ final class ClientConnection {
             return .closed
         }
         input += scratch[0..<count]
+        windowUsed += count
         // Split from where the previous read stopped looking: every byte is looked at once.
         var lines: [[UInt8]] = []
         var start = 0

@@ -25,6 +25,15 @@ public final class SocketServer {
     public var hello: (Nanoseconds) -> ServerMessage = { t in DaemonCore.error(.unavailable, "No daemon is attached.", at: t) }
     /// Called after clients' watch settings may have changed (frames wanted or not).
     public var onSubscriptionsChanged: () -> Void = {}
+    /// What one client may have read and handled per window (``readWindowNanoseconds``): bytes,
+    /// each command line counting as ``commandCost`` (64 KiB per 10 ms: 6.4 MB/s or 6,400
+    /// commands a second, far beyond any honest client).
+    public var bytesPerWindow = 64 * 1024
+    /// The pacing window.
+    public var readWindowNanoseconds: Nanoseconds = 10_000_000
+    /// Clients paused until their window ends, and the timer that resumes them.
+    var pausedClients: [ClientConnection] = []
+    var pacingTimer: WakeTimer?
 
     /// Serves `listener` on `loop`.
     public init(loop: EventLoop, listener: UnixListener, queueLimit: Int = 1024) throws(SystemError) {
@@ -32,6 +41,7 @@ public final class SocketServer {
         self.listener = listener
         self.queueLimit = queueLimit
         try loop.register(listener.fd, interest: .readable) { [unowned self] _ in self.acceptAll() }
+        pacingTimer = try WakeTimer(loop: loop) { [unowned self] in self.resumePaused() }
     }
 
     /// How many clients are connected and served.
@@ -77,6 +87,7 @@ public final class SocketServer {
             drop(client)
             return
         }
+        guard mayProceed(client) else { return }
         // Lines read before come first: nothing more is read from it until they are handled.
         if client.unhandledStart < client.unhandled.count {
             handleSome(client)
@@ -113,10 +124,12 @@ public final class SocketServer {
     /// Handles the client's next ``linesPerTurn`` unhandled lines, then sends the state changes
     /// they broadcast (each the latest of its kind), and asks the loop to come back for the rest.
     func handleSome(_ client: ClientConnection) {
+        guard mayProceed(client) else { return }  // the pacing timer comes back for the rest
         let end = min(client.unhandled.count, client.unhandledStart + Self.linesPerTurn)
         while client.unhandledStart < end, clients[client.fd] === client {
             let line = client.unhandled[client.unhandledStart]
             client.unhandledStart += 1
+            client.windowUsed += Self.commandCost
             handle(line, from: client)
         }
         if client.unhandledStart >= client.unhandled.count {
@@ -127,7 +140,7 @@ public final class SocketServer {
             loop.soon { [weak self, weak client] in
                 guard let self, let client, self.clients[client.fd] === client else { return }
                 client.comingBack = false
-                if client.unhandledStart < client.unhandled.count { self.handleSome(client) }
+                if client.unhandledStart < client.unhandled.count, !client.paused { self.handleSome(client) }
             }
         }
         let changes = stateChanges
@@ -231,7 +244,7 @@ public final class SocketServer {
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
         let wantsWrite = client.hasBacklog
-        let wantsRead = !client.readClosed
+        let wantsRead = !client.readClosed && !client.paused
         guard wantsWrite != client.writeArmed || wantsRead != client.readArmed else { return }
         var interest: EventLoop.Readiness = []
         if wantsRead { interest.insert(.readable) }
@@ -282,6 +295,9 @@ public final class SocketServer {
     /// Closes every client and the listener (removing its socket file if this process made it).
     public func shutdown() {
         for client in Array(clients.values) { drop(client) }
+        pausedClients = []
+        pacingTimer?.close()
+        pacingTimer = nil
         loop.unregister(listener.fd)
         listener.close()
     }

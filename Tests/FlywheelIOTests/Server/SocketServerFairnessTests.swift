@@ -33,8 +33,8 @@ struct SocketServerFairnessTests {
         return text.split(separator: "\n").map(String.init)
     }
 
-    @Test("40 set commands in one write: 8 handled per turn, the watcher gets one tempo per turn and the last is the newest")
-    func burst() throws {
+    /// A server on a fresh socket in a folder of its own; `body` gets the path, loop and server.
+    static func withServer(_ body: (String, EventLoop, SocketServer) throws -> Void) throws {
         var template = Array("/tmp/flywheel-fairness-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         let path = directory + "/flywheel.sock"
@@ -45,34 +45,72 @@ struct SocketServerFairnessTests {
         let loop = try EventLoop()
         let server = try SocketServer(loop: loop, listener: try UnixListener.bind(path: path))
         defer { server.shutdown() }
-        var handled = 0
-        server.onCommand = { _, time in
-            handled += 1
-            return (ServerMessage(.pong, at: time),
-                    [ServerMessage(ControlEvent.tempo(bpm: handled, value: handled, phase: .set, timeNanoseconds: time))])
-        }
-        server.hello = { time in ServerMessage(.pong, at: time) }
-        let flooder = Self.connect(path)
-        let watcher = Self.connect(path)
-        defer {
-            close(flooder)
-            close(watcher)
-        }
-        while server.clientCount < 2 { try loop.runOnce(timeoutMilliseconds: 1000) }
-        _ = Self.received(watcher)
-        let burst = String(repeating: "{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":96}\n", count: 40)
-        #expect(burst.utf8.count == Array(burst.utf8).withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, 0) })
-        try loop.runOnce(timeoutMilliseconds: 1000)
-        #expect(handled == SocketServer.linesPerTurn)
-        var turns = 1
-        while handled < 40 && turns < 100 {
+        try body(path, loop, server)
+    }
+
+    @Test("40 set commands in one write: 8 handled per turn, the watcher gets one tempo per turn and the last is the newest")
+    func burst() throws {
+        try Self.withServer { path, loop, server in
+            var handled = 0
+            server.onCommand = { _, time in
+                handled += 1
+                return (ServerMessage(.pong, at: time),
+                        [ServerMessage(ControlEvent.tempo(bpm: handled, value: handled, phase: .set, timeNanoseconds: time))])
+            }
+            server.hello = { time in ServerMessage(.pong, at: time) }
+            let flooder = Self.connect(path)
+            let watcher = Self.connect(path)
+            defer {
+                close(flooder)
+                close(watcher)
+            }
+            while server.clientCount < 2 { try loop.runOnce(timeoutMilliseconds: 1000) }
+            _ = Self.received(watcher)
+            let burst = String(repeating: "{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":96}\n", count: 40)
+            #expect(burst.utf8.count == Array(burst.utf8).withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, 0) })
             try loop.runOnce(timeoutMilliseconds: 1000)
-            turns += 1
+            #expect(handled == SocketServer.linesPerTurn)
+            var turns = 1
+            while handled < 40 && turns < 100 {
+                try loop.runOnce(timeoutMilliseconds: 1000)
+                turns += 1
+            }
+            #expect(handled == 40)
+            #expect(turns == 40 / SocketServer.linesPerTurn)  // one batch per turn: all 40 lines came in one read
+            let tempos = Self.received(watcher).filter { $0.contains("\"class\":\"tempo\"") }
+            #expect(tempos.count == turns)
+            #expect(tempos.last?.contains("\"bpm\":40") == true)
         }
-        #expect(handled == 40)
-        #expect(turns == 40 / SocketServer.linesPerTurn)  // one batch per turn: all 40 lines came in one read
-        let tempos = Self.received(watcher).filter { $0.contains("\"class\":\"tempo\"") }
-        #expect(tempos.count == turns)
-        #expect(tempos.last?.contains("\"bpm\":40") == true)
+    }
+
+    @Test("a client that has used its window is not read until the window ends: its bytes wait in the kernel, its writes go on")
+    func pacing() throws {
+        try Self.withServer { path, loop, server in
+            server.readWindowNanoseconds = 3_600_000_000_000  // an hour: the window cannot end during the test
+            server.hello = { time in ServerMessage(.pong, at: time) }
+            let flooder = Self.connect(path)
+            defer { close(flooder) }
+            while server.clientCount < 1 { try loop.runOnce(timeoutMilliseconds: 1000) }
+            _ = Self.received(flooder)
+            _ = fcntl(flooder, F_SETFL, fcntl(flooder, F_GETFL) | O_NONBLOCK)
+            let client = try #require(server.clients.values.first)
+            let blank = [UInt8](repeating: 0x0A, count: 4096)
+            var rounds = 0
+            while !client.paused && rounds < 10_000 {  // write what the socket takes, let the server read
+                _ = blank.withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, 0) }
+                try loop.runOnce(timeoutMilliseconds: 0)
+                rounds += 1
+            }
+            for _ in 0..<16 { _ = blank.withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, 0) } }
+            for _ in 0..<64 { try loop.runOnce(timeoutMilliseconds: 0) }
+            var unread: Int32 = 0
+            #expect(ioctl(server.clients.values.first!.fd, UInt(FIONREAD), &unread) == 0)
+            #expect(unread > 0)
+            #expect(client.paused)
+            #expect(client.windowUsed >= server.bytesPerWindow && client.windowUsed < server.bytesPerWindow + ClientConnection.readBudget)
+            // Still served: a broadcast reaches it while it is paused.
+            server.broadcast([ServerMessage(.pong, at: 0)])
+            #expect(Self.received(flooder).count == 1)
+        }
     }
 }
