@@ -192,7 +192,8 @@ public struct DaemonCore: Sendable {
 
     /// The next time a control needs ``advance(to:)``; nil when everything rests.
     public var nextDeadline: Nanoseconds? {
-        [tempo.nextDeadline, scrub.nextDeadline, volume.nextDeadline, buttonPresses.nextDeadline].compactMap { $0 }.min()
+        // Without building an array: asked at every step and wake-up.
+        Pipeline.earliest(Pipeline.earliest(Pipeline.earliest(tempo.nextDeadline, scrub.nextDeadline), volume.nextDeadline), buttonPresses.nextDeadline)
     }
 
     /// Frames of the controls in motion at `time`.

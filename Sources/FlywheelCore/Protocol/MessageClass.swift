@@ -6,7 +6,13 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
     public static let watchable: [MessageClass] = [.tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame]
 
     /// Whether every client receives it whatever it watches (replies and errors).
-    public var isAlwaysDelivered: Bool { !Self.watchable.contains(self) }
+    /// (A switch, not a search of ``watchable``: asked for every message and client.)
+    public var isAlwaysDelivered: Bool {
+        switch self {
+        case .tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame: return false
+        case .hello, .state, .error, .pong, .watch, .tap: return true
+        }
+    }
 }
 
 /// What one client receives: the classes it watches (nil: every class) and whether frames.

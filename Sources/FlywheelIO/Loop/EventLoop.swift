@@ -89,17 +89,23 @@ public final class EventLoop {
     public func arm(at deadline: Nanoseconds?) {
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
+        var spec = Self.timerSpec(at: deadline)
+        do {
+            _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// A timerfd setting for the absolute CLOCK_MONOTONIC time `deadline` (nil: disarmed).
+    static func timerSpec(at deadline: Nanoseconds?) -> itimerspec {
         var spec = itimerspec()
         if let deadline {
             let clamped = max(deadline, 1)  // 0 would disarm
             spec.it_value.tv_sec = Int(clamped / 1_000_000_000)
             spec.it_value.tv_nsec = Int(clamped % 1_000_000_000)
         }
-        do {
-            _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        return spec
     }
 
     /// Runs until ``stop()``.
@@ -117,10 +123,21 @@ public final class EventLoop {
 
     var events = [epoll_event](repeating: epoll_event(), count: 64)
 
+    /// Work to do after this wakeup's handlers, before the loop sleeps again (see ``soon(_:)``).
+    var soonWork: [() -> Void] = []
+
+    /// Runs `work` once on the next wakeup, after its handlers; while such work waits, that
+    /// `epoll_wait` does not block, so what is ready meanwhile is served first (a client with more
+    /// lines than one turn allows comes back after the others).
+    public func soon(_ work: @escaping () -> Void) { soonWork.append(work) }
+
     func wait(timeoutMilliseconds: Int32) throws(SystemError) {
+        let due = soonWork  // what this wakeup does after its handlers; what they ask for waits a turn
+        soonWork = []
         let count = try Syscall.call("epoll_wait", "the event loop") {
-            epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+            epoll_wait(epoll, &events, Int32(events.count), due.isEmpty ? timeoutMilliseconds : 0)
         }
+        defer { for work in due where running { work() } }
         wakeups += 1
         for index in 0..<Int(count) {
             let fd = events[index].data.fd
@@ -143,6 +160,7 @@ public final class EventLoop {
     public func removeAllHandlers() {
         for fd in handlers.keys { unregister(fd) }
         timerHandler = {}
+        soonWork = []
     }
 
     /// Makes ``run()`` return after the current wakeup.

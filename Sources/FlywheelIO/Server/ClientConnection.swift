@@ -7,9 +7,18 @@ final class ClientConnection {
     let fd: Int32
     /// Received bytes not yet split into lines; lines before `scanned` have been taken.
     var input: [UInt8] = []
-    /// Outgoing messages in order, with their coalescing key and whether they count against the
-    /// queue limit (frames do not); `offset` bytes of the first are already written.
-    var queue: [(bytes: [UInt8], key: String?, counted: Bool)] = []
+    /// One outgoing message with this client's seq: the shared encoding and the digits, never a
+    /// copy of its bytes; `counted` when it counts against the queue limit (frames do not).
+    struct Pending {
+        let message: ServerMessage
+        let seq: UInt64
+        let counted: Bool
+        var key: String? { message.coalescingKey }
+        /// The bytes this client receives (a copy, for tests and diagnostics).
+        var bytes: [UInt8] { message.bytes(seq: seq) }
+    }
+    /// Outgoing messages in order; `offset` bytes of the first are already written.
+    var queue: [Pending] = []
     var offset = 0
     var discreteQueued = 0
     var seq: UInt64 = 0
@@ -22,6 +31,13 @@ final class ClientConnection {
     var writeArmed = false
     /// Whether the loop watches it for input (until it shuts its sending side).
     var readArmed = true
+    /// Whether the server has let it go (closed and forgotten).
+    var dropped = false
+    /// Pacing (``SocketServer/mayProceed(_:)``): when its window began, what it has used of it,
+    /// and whether it waits for the window's end (not read meanwhile).
+    var windowStart: Nanoseconds = 0
+    var windowUsed = 0
+    var paused = false
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024
@@ -45,7 +61,7 @@ final class ClientConnection {
                 let counted = queue[index].counted
                 queue.remove(at: index)
                 seq += 1
-                queue.append((message.bytes(seq: seq), key, counted))
+                queue.append(Pending(message: message, seq: seq, counted: counted))
                 return true
             }
         }
@@ -55,8 +71,28 @@ final class ClientConnection {
             discreteQueued += 1
         }
         seq += 1
-        queue.append((message.bytes(seq: seq), message.coalescingKey, counted))
+        queue.append(Pending(message: message, seq: seq, counted: counted))
         return true
+    }
+
+    enum SendNowResult { case sent, partlySent, notSent }
+
+    /// Writes `message` at once when nothing waits before it: one `sendmsg`, nothing queued or
+    /// copied. Partly written, the rest is queued as a message half written (`partlySent`); not
+    /// written at all (a backlog, a full socket, an error), nothing changed (`notSent`): the
+    /// caller queues it as usual.
+    func sendNow(_ message: ServerMessage) -> SendNowResult {
+        guard queue.isEmpty else { return .notSent }
+        let next = seq + 1
+        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(message, seq: next, skipping: 0, to: fd) }
+        guard case .processed(let written)? = result, written > 0 else { return .notSent }
+        seq = next
+        if written == message.count(seq: next) { return .sent }
+        let counted = !message.isFrame
+        if counted { discreteQueued += 1 }
+        queue.append(Pending(message: message, seq: next, counted: counted))
+        offset = written
+        return .partlySent
     }
 
     /// Whether messages wait to be written.
@@ -64,21 +100,20 @@ final class ClientConnection {
 
     enum WriteResult: Equatable { case done, blocked, failed }
 
-    /// Writes as much as the socket takes.
+    /// Writes as much as the socket takes: each message in one `sendmsg` of its head, this
+    /// client's seq digits and its tail, straight from the shared encoding.
     func flush() -> WriteResult {
         while let first = queue.first {
-            let remaining = first.bytes.count - offset
+            let total = first.message.count(seq: first.seq)
             let result: IOResult<Int>
             do {
-                result = try Syscall.nonBlocking("send", "client \(fd)") {
-                    first.bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, remaining, Int32(MSG_NOSIGNAL)) }
-                }
+                result = try Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(first.message, seq: first.seq, skipping: offset, to: fd) }
             } catch {
                 return .failed  // EPIPE, ECONNRESET: the client is gone
             }
             guard case .processed(let written) = result else { return .blocked }
             offset += written
-            if offset == first.bytes.count {
+            if offset == total {
                 if first.counted { discreteQueued -= 1 }
                 queue.removeFirst()
                 offset = 0
@@ -87,16 +122,56 @@ final class ClientConnection {
         return .done
     }
 
+    /// One `sendmsg` of `message` with `seq`, from byte `skipped` on: the message's head, the
+    /// seq's digits (on the stack) and its tail as three pieces. Returns what sendmsg(2) returns.
+    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32) -> Int {
+        withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
+            let digitCount = JSONValue.writeDecimal(seq, into: digits)
+            let digitStart = digits.baseAddress! + (digits.count - digitCount)
+            return message.wire.withUnsafeBytes { wire in
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
+                    let head = message.seqIndex
+                    var skip = skipped
+                    var used = 0
+                    func add(_ base: UnsafeRawPointer, _ length: Int) {
+                        if skip >= length {
+                            skip -= length
+                            return
+                        }
+                        pieces[used] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: length - skip)
+                        used += 1
+                        skip = 0
+                    }
+                    add(wire.baseAddress!, head)
+                    add(UnsafeRawPointer(digitStart), digitCount)
+                    add(wire.baseAddress! + head, wire.count - head)
+                    var header = msghdr()
+                    header.msg_iov = pieces.baseAddress
+                    header.msg_iovlen = used
+                    return Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
+                }
+            }
+        }
+    }
+
     enum ReadResult: Equatable { case lines([[UInt8]]), tooLong, closed }
 
-    /// Reads at most ``readBudget`` bytes and splits the complete lines, in time linear in what
-    /// was read. `.closed` when the client's sending side is shut (see ``readClosed``), after the
-    /// lines before it.
+    /// Reads at most ``readBudget`` bytes into a buffer of its own (for tests; the server lends
+    /// one buffer to all its clients: ``read(into:)``).
     func read() -> ReadResult {
+        var scratch = [UInt8](repeating: 0, count: Self.readBudget)
+        return read(into: &scratch)
+    }
+
+    /// Reads at most `scratch.count` bytes and splits the complete lines, in time linear in what
+    /// was read; blank lines (spaces and tabs: keep-alives) are dropped here, costing nothing
+    /// more. `.closed` when the client's sending side is shut (see ``readClosed``), after the
+    /// lines before it.
+    func read(into scratch: inout [UInt8]) -> ReadResult {
         let result: IOResult<Int>
         do {
             result = try Syscall.nonBlocking("recv", "client \(fd)") {
-                chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+                scratch.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
             }
         } catch {
             readClosed = true  // ECONNRESET: nothing more will come
@@ -107,19 +182,35 @@ final class ClientConnection {
             readClosed = true
             return .closed
         }
-        input += chunk[0..<count]
+        input += scratch[0..<count]
+        windowUsed += count
         // Split from where the previous read stopped looking: every byte is looked at once.
         var lines: [[UInt8]] = []
         var start = 0
-        for index in scanFrom..<input.count where input[index] == 0x0A {
-            var end = index
-            if end > start, input[end - 1] == 0x0D { end -= 1 }
-            if end - start > Self.maximumLine { return .tooLong }
-            lines.append(Array(input[start..<end]))
-            start = index + 1
+        var blank = pendingBlank  // the line at `start` holds only spaces and tabs so far
+        var afterCR = pendingAfterCR  // and its last byte is a CR (blank only if the LF follows)
+        for index in scanFrom..<input.count {
+            let byte = input[index]
+            if byte == 0x0A {
+                var end = index
+                if end > start, input[end - 1] == 0x0D { end -= 1 }
+                if end - start > Self.maximumLine { return .tooLong }
+                if !blank { lines.append(Array(input[start..<end])) }
+                start = index + 1
+                blank = true
+                afterCR = false
+            } else if byte == 0x0D {
+                if afterCR { blank = false }
+                afterCR = true
+            } else {
+                if afterCR || (byte != 0x20 && byte != 0x09) { blank = false }
+                afterCR = false
+            }
         }
         input.removeFirst(start)
         scanFrom = input.count
+        pendingBlank = blank
+        pendingAfterCR = afterCR
         // A line still arriving: its CR may be followed by the LF in the next write, so a trailing
         // CR does not count against the limit.
         let pendingLength = input.last == 0x0D ? input.count - 1 : input.count
@@ -127,8 +218,15 @@ final class ClientConnection {
         return .lines(lines)
     }
 
-    /// The receive buffer, reused.
-    private var chunk = [UInt8](repeating: 0, count: ClientConnection.readBudget)
+    /// Whether the line still arriving is blank so far, and ends in a CR.
+    private var pendingBlank = true
+    private var pendingAfterCR = false
+    /// Complete lines read and not yet handled: the server handles a few per loop turn
+    /// (``SocketServer/linesPerTurn``) and reads no more from this client until they are done.
+    var unhandled: [[UInt8]] = []
+    var unhandledStart = 0
+    /// Whether the loop has been asked to come back for ``unhandled``.
+    var comingBack = false
     /// Where the search for the next newline continues in ``input``.
     private var scanFrom = 0
 }

@@ -1,0 +1,101 @@
+/// Compact JSON written straight into bytes: what every outgoing message is built with, so
+/// building one costs one growing buffer and no intermediate strings.
+extension JSONValue {
+    /// Appends compact JSON (the same text as ``encode(into:)-(String)``) to `out`.
+    public func encode(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): JSONValue.appendDecimal(value, into: &out)
+        case .double(let value): out.append(contentsOf: (value.isFinite ? JSONValue.format(value) : "null").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .string(let text): JSONValue.quote(text, into: &out)
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.encode(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            out.append(UInt8(ascii: "{"))
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.quote(pair.0, into: &out)
+                out.append(UInt8(ascii: ":"))
+                pair.1.encode(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, every
+    /// other byte of its UTF-8 as it is.
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case ..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+
+    /// Appends `value` in decimal.
+    static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendDecimal(UInt64(value.magnitude), into: &out)
+    }
+
+    /// Appends `value` in decimal.
+    static func appendDecimal(_ value: UInt64, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: decimalCapacity) { digits in
+            let count = writeDecimal(value, into: UnsafeMutableRawBufferPointer(digits))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(digits)[(decimalCapacity - count)...]))
+        }
+    }
+
+    /// Room for any UInt64 in decimal.
+    public static let decimalCapacity = 20
+
+    /// Writes `value`'s decimal digits at the end of `buffer` (at least ``decimalCapacity`` bytes)
+    /// and returns how many.
+    public static func writeDecimal(_ value: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var rest = value
+        var index = buffer.count
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+            rest /= 10
+        } while rest > 0
+        return buffer.count - index
+    }
+}
+
+extension Int64 {
+    /// Appends ``secondsText`` (nanoseconds as exact decimal seconds, nine digits after the point).
+    public func appendSecondsText(into out: inout [UInt8]) {
+        if self < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = UInt64(self.magnitude)
+        JSONValue.appendDecimal(magnitude / 1_000_000_000, into: &out)
+        out.append(UInt8(ascii: "."))
+        var fraction = magnitude % 1_000_000_000
+        var divisor: UInt64 = 100_000_000
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+}

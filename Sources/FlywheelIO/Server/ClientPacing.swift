@@ -1,0 +1,93 @@
+import CLinux
+import FlywheelCore
+import Glibc
+
+/// A timerfd of its own in the loop, armed only while something waits for it: when the socket
+/// server's paused clients may be read again.
+final class WakeTimer {
+    let fd: Int32
+    let loop: EventLoop
+    /// The time it is armed for, if any.
+    private(set) var armedAt: Nanoseconds?
+
+    init(loop: EventLoop, onExpiry: @escaping () -> Void) throws(SystemError) {
+        self.loop = loop
+        fd = try Syscall.call("timerfd_create", "the socket server's pacing timer") {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        }
+        try loop.register(fd, interest: .readable) { [unowned self] _ in
+            var expirations: UInt64 = 0
+            // wouldBlock: re-armed between epoll_wait and here; nothing expired.
+            guard case .processed? = try? Syscall.nonBlocking("read", "the socket server's pacing timer", { read(self.fd, &expirations, 8) })
+            else { return }
+            self.armedAt = nil
+            onExpiry()
+        }
+    }
+
+    /// Arms it for the absolute CLOCK_MONOTONIC time `deadline` (or disarms it with nil).
+    func arm(at deadline: Nanoseconds?) {
+        guard deadline != armedAt else { return }
+        armedAt = deadline
+        var spec = EventLoop.timerSpec(at: deadline)
+        // EINVAL for a clamped time is impossible: a failure here is a bug.
+        do {
+            _ = try Syscall.call("timerfd_settime", "the socket server's pacing timer") {
+                timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            }
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    func close() {
+        loop.unregister(fd)
+        Glibc.close(fd)
+    }
+}
+
+/// Pacing: what one client may make the daemon do per window of time. Each byte read and each
+/// command line handled (``commandCost`` bytes) counts against ``SocketServer/bytesPerWindow``;
+/// a client that has used it is not read (its unread bytes wait in the kernel, so a flooder
+/// blocks in its own `write`) until the window ends. Writes to it go on meanwhile.
+extension SocketServer {
+    /// What handling one command line counts as, in bytes of the window.
+    static let commandCost = 1024
+
+    /// Whether `client` may be read or have lines handled now; if it has used its window, it is
+    /// paused (not read) until the window ends, and false.
+    func mayProceed(_ client: ClientConnection) -> Bool {
+        if client.paused { return false }
+        let now = MonotonicClock.now()
+        if now - client.windowStart >= readWindowNanoseconds {
+            client.windowStart = now
+            client.windowUsed = 0
+            return true
+        }
+        guard client.windowUsed >= bytesPerWindow else { return true }
+        client.paused = true
+        pausedClients.append(client)
+        updateInterest(client)
+        armPacing()
+        return false
+    }
+
+    /// The pacing timer fired: clients whose window has ended are read and served again.
+    func resumePaused() {
+        let now = MonotonicClock.now()
+        let due = pausedClients.filter { $0.dropped || now - $0.windowStart >= readWindowNanoseconds }
+        pausedClients.removeAll { $0.dropped || now - $0.windowStart >= readWindowNanoseconds }
+        for client in due where !client.dropped {
+            client.paused = false
+            client.windowStart = now
+            client.windowUsed = 0
+            updateInterest(client)
+            if client.unhandledStart < client.unhandled.count { handleSome(client) }
+        }
+        armPacing()
+    }
+
+    func armPacing() {
+        pacingTimer?.arm(at: pausedClients.map { $0.windowStart + readWindowNanoseconds }.min())
+    }
+}
