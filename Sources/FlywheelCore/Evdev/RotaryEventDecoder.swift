@@ -91,8 +91,10 @@ public struct RotaryEventDecoder: Sendable {
         counts += delta
         let n = countsPerDetent
         let before = detents
-        while counts >= (detents + 1) * n { detents += 1 }
-        while counts <= (detents - 1) * n { detents -= 1 }
+        // Closed form, not a step per detent: one report may carry 2³¹ counts.
+        let floor = counts >= 0 ? counts / n : -((-counts + n - 1) / n)
+        let ceiling = counts >= 0 ? (counts + n - 1) / n : -(-counts / n)
+        if floor > detents { detents = floor } else if ceiling < detents { detents = ceiling }
         return detents - before
     }
 }

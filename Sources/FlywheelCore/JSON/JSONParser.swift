@@ -236,7 +236,7 @@ public struct JSONParser {
             try skipWhitespaceAndComments()
             if json5, index < bytes.count, bytes[index] == 0x5D, !items.isEmpty { index += 1; return .array(items) }  // trailing comma
             path.append("[\(items.count)]")
-            if json5 { memberLines[dottedPath] = Self.line(of: index, in: bytes) }
+            if json5 { memberLines[dottedPath] = lineNumber(at: index) }
             items.append(try value())
             path.removeLast()
             try skipWhitespaceAndComments()

@@ -15,6 +15,21 @@ struct RotaryEventDecoderTests {
         #expect(fired == 13 && decoder.detents == 13)
     }
 
+    @Test("extreme reports are counted in closed form: REL_DIAL ±2³¹ and a frame of 4,096 REL_WHEEL 2³¹−1")
+    func extremeReports() {
+        var dial = RotaryEventDecoder(report: .delta(code: RelCode.dial, countsPerDetent: 4))
+        var fired: [Int] = []
+        for value: Int32 in [.max, .min, -3, 5, 1] { fired.append(dial.feed(Self.rel(RelCode.dial, value))) }
+        // +2³¹−1 counts: 536,870,911 detents; −2³¹ back to counts −1: detent 0; −3 reaches −4, a
+        // detent down; +5 to counts 1, back to 0; +1 to counts 2: within the detent, nothing.
+        #expect(fired == [536_870_911, -536_870_911, -1, 1, 0])
+        #expect(dial.counts == 2 && dial.detents == 0)
+        // 4,096 × (2³¹−1) × 120 counts in one frame: a step per detent would never finish.
+        var wheel = RotaryEventDecoder(report: .highResolutionWheel)
+        for _ in 0..<4096 { _ = wheel.feed(Self.rel(RelCode.wheel, .max)) }
+        #expect(wheel.feed(.synReport(at: 0)) == 4096 * Int(Int32.max))
+    }
+
     @Test("a wrapping 8-bit counter unwraps across 255→0 and 0→255")
     func counterWrap() {
         var decoder = RotaryEventDecoder(report: .wrappingCounter(code: RelCode.dial, modulus: 256, countsPerDetent: 1))

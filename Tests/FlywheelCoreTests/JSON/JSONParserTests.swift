@@ -5,6 +5,18 @@ import Testing
 struct JSONParserTests {
     static func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
+    @Test("JSON5 array members get their lines (counted on, not from the start for each: 6,000 devices load linearly)")
+    func arrayMemberLines() throws {
+        let entries = (0..<6000).map { "{ profile: 'powermate', path: '/dev/input/event\($0)' }" }
+        let text = "{\n  devices: [\n" + entries.joined(separator: ",\n\n") + "\n  ],\n  list: [1,\n 2],\n}"
+        let (value, lines) = try JSONParser.parseJSON5(Array(text.utf8))
+        guard case .array(let devices)? = value["devices"] else { Issue.record("no devices array"); return }
+        #expect(devices.count == 6000)
+        #expect(lines["devices[0]"] == 3 && lines["devices[1]"] == 5 && lines["devices[5999]"] == 3 + 2 * 5999)
+        #expect(lines["devices[5999].path"] == 3 + 2 * 5999)
+        #expect(lines["list[0]"] == 3 + 2 * 5999 + 2 && lines["list[1]"] == 3 + 2 * 5999 + 3)
+    }
+
     @Test("parses every kind of value and round-trips through the encoder")
     func values() throws {
         let text = #"{"cmd":"set","n":-12,"x":2.5e-3,"ok":true,"no":false,"nil":null,"list":[1,[2,{}]],"s":"a\"\\\/\b\f\n\r\t\u00e9\ud83c\udfb9"}"#

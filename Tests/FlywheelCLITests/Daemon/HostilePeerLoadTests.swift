@@ -1,0 +1,189 @@
+import FlywheelCore
+import FlywheelIO
+import Glibc
+import Testing
+
+/// Load a hostile peer puts on a real flywheeld: counted, never timed. A flood must not cost a
+/// neighbour a single answer or event, and the work per input must grow linearly with it
+/// (instructions counted by callgrind inside the one function that does the work).
+@Suite("flywheeld under a hostile peer's load", .serialized)
+struct HostilePeerLoadTests {
+    /// Writes `chunk` to `fd` on a thread of its own until a write fails (the test shuts the
+    /// socket to stop it); ``join()`` returns how many bytes went out.
+    final class Flood {
+        let thread: pthread_t
+        let state: UnsafeMutablePointer<(fd: Int32, chunk: [UInt8], written: Int)>
+
+        init(_ fd: Int32, chunk: [UInt8]) {
+            state = .allocate(capacity: 1)
+            state.initialize(to: (fd, chunk, 0))
+            var thread = pthread_t()
+            pthread_create(&thread, nil, { raw in
+                let state = raw!.assumingMemoryBound(to: (fd: Int32, chunk: [UInt8], written: Int).self)
+                let chunk = state.pointee.chunk
+                var written = 0
+                while true {
+                    let n = chunk.withUnsafeBytes { send(state.pointee.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if n <= 0 { break }
+                    written += n
+                }
+                state.pointee.written = written
+                return nil
+            }, state)
+            self.thread = thread
+        }
+
+        func join() -> Int {
+            pthread_join(thread, nil)
+            defer { state.deinitialize(count: 1); state.deallocate() }
+            return state.pointee.written
+        }
+    }
+
+    @Test("a client flooding blank lines: a quiet neighbour gets every pong and every tempo event, in order")
+    func blankLineFlood() throws {
+        let daemon = try DaemonProcess(["--frames", "0"])
+        defer { _ = daemon.stop() }
+        let quiet = try TestClient(daemon.socketPath)
+        #expect(quiet.next()?["class"] == .string("hello"))
+        let setter = try TestClient(daemon.socketPath)
+        _ = setter.next()
+        let flooder = try TestClient(daemon.socketPath)
+        _ = flooder.next()
+        // Keep-alives as fast as the socket takes them, for as long as the neighbour works.
+        let flood = Flood(flooder.fd, chunk: [UInt8](repeating: 0x0A, count: 64 * 1024))
+        let rounds = 200
+        var pongs = 0, tempos: [Int] = []
+        for round in 0..<rounds {
+            let bpm = 40 + round
+            setter.send("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\(bpm)}")
+            #expect(setter.next(where: { $0["class"] == .string("state") }) != nil)
+            quiet.send("{\"cmd\":\"ping\"}")
+            // In order: the tempo the set broadcast, then the answer to the ping.
+            if let event = quiet.next(), event["class"] == .string("tempo"), case .int(let seen)? = event["bpm"] { tempos.append(seen) }
+            if quiet.next()?["class"] == .string("pong") { pongs += 1 }
+        }
+        shutdown(flooder.fd, Int32(SHUT_WR))  // ends the flood: the writer's next send fails
+        let flooded = flood.join()
+        #expect(pongs == rounds)
+        #expect(tempos == Array(40..<(40 + rounds)))
+        // It really flooded meanwhile (the daemon reads 16 KiB of it a turn).
+        #expect(flooded >= 1024 * 1024, "\(flooded) bytes of blank lines")
+        // The flooder, half-closed, is still served (blank lines are keep-alives, not errors).
+        setter.send("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":250}")
+        #expect(flooder.next(where: { $0["class"] == .string("tempo") && $0["bpm"] == .int(250) }) != nil)
+    }
+
+    // MARK: Linear work, counted
+
+    /// Whether callgrind is there to count with (Debian: valgrind).
+    static let callgrind = access("/usr/bin/valgrind", X_OK) == 0
+
+    /// The instructions flywheeld executes inside the function whose mangled name starts with
+    /// `prefix` and ends with `suffix` (found in the binary with nm), while `work` runs against a
+    /// daemon started with `arguments` under callgrind. Hashing is made deterministic, so the count
+    /// is the same on every run.
+    static func instructions(in prefix: String, _ suffix: String, arguments: [String], _ work: (DaemonProcess) throws -> Void) throws -> Int {
+        let daemonPath = ChildProcess.product("flywheeld")
+        let symbols = ChildProcess.run("/usr/bin/nm", [daemonPath]).out.split(separator: "\n").compactMap { $0.split(separator: " ").last }
+        guard let symbol = symbols.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }) else {
+            throw TestFailure("no symbol \(prefix)…\(suffix) in \(daemonPath)")
+        }
+        var template = Array("/tmp/flywheel-callgrind-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        let output = directory + "/callgrind.out"
+        let daemon = try DaemonProcess(
+            arguments,
+            shellPrefix: "exec valgrind --tool=callgrind --callgrind-out-file=\(output) --collect-atstart=no '--toggle-collect=\(symbol)' \"$0\" \"$@\";",
+            extraEnvironment: ["SWIFT_DETERMINISTIC_HASHING=1"])
+        try work(daemon)
+        _ = daemon.stop()
+        let text = RepositoryPaths.read(output) ?? ""
+        unlink(output)
+        rmdir(directory)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") || $0.hasPrefix("totals:") }),
+            let count = line.split(separator: " ").last.flatMap({ Int($0) })
+        else { throw TestFailure("no callgrind total in \(output)") }
+        return count
+    }
+
+    /// One command line of `count` distinct keys besides `cmd` (an unknown field: an error answer).
+    static func manyKeys(_ count: Int) -> String {
+        let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  // never "cmd"
+        var line = "{\"cmd\":\"ping\""
+        for index in 0..<count {
+            var name = "", rest = index
+            repeat { name.append(digits[rest % 36]); rest /= 36 } while rest > 0
+            line += ",\"\(name)\":0"
+        }
+        return line + "}"
+    }
+
+    @Test("a 64 KiB line of 7,400 keys costs about twice the instructions of 3,700 keys (linear), and a neighbour is answered")
+    func manyKeysLinear() throws {
+        guard Self.callgrind else {
+            print("skipped: valgrind (callgrind) is not installed")
+            return
+        }
+        #expect(Self.manyKeys(7400).utf8.count <= 64 * 1024)
+        var counts: [Int] = []
+        for keys in [3700, 7400] {
+            counts.append(try Self.instructions(in: "$s12FlywheelCore13ClientCommandO5parse", "FZ", arguments: ["--frames", "0"]) { daemon in
+                let client = try TestClient(daemon.socketPath, timeoutSeconds: 120)
+                _ = client.next()
+                let neighbour = try TestClient(daemon.socketPath, timeoutSeconds: 120)
+                _ = neighbour.next()
+                client.send(Self.manyKeys(keys))
+                #expect(client.next()?["code"] == .string("unknown-field"))
+                #expect(HostilePeerTests.pong(neighbour))
+            })
+        }
+        // Linear: double the keys, about double the work (a quadratic duplicate check would be 4×).
+        let ratio = Double(counts[1]) / Double(counts[0])
+        print("parse instructions for 3,700 and 7,400 keys: \(counts), ratio \(ratio)")
+        #expect(counts[0] > 0 && ratio < 2.5, "\(counts): \(ratio)")
+    }
+
+    /// A configuration of `count` devices (PowerMates at paths that do not exist).
+    static func devices(_ count: Int) -> String {
+        let entries = (0..<count).map { "{ profile: 'powermate', path: '/dev/input/by-id/flywheel-test-\($0)' }" }
+        return "{ devices: [\n" + entries.joined(separator: ",\n") + "\n] }"
+    }
+
+    @Test("SIGHUP with 6,000 devices: the reload is done and a client is answered before and after it")
+    func reloadManyDevices() throws {
+        let path = DaemonConfigurationTests.write(Self.devices(6000))
+        defer { unlink(path) }
+        let daemon = try DaemonProcess(["--config", path, "--frames", "0", "--no-devices"])
+        defer { _ = daemon.stop() }
+        let client = try TestClient(daemon.socketPath)
+        _ = client.next()
+        #expect(HostilePeerTests.pong(client))
+        daemon.signal(SIGHUP)
+        #expect(client.next(where: { $0["class"] == .string("state") }) != nil)
+        #expect(HostilePeerTests.pong(client))
+    }
+
+    @Test("SIGHUP with 1,000 devices costs about twice the instructions of 500 (linear: it was quadratic in the devices' lines)")
+    func reloadDevicesLinear() throws {
+        guard Self.callgrind else {
+            print("skipped: valgrind (callgrind) is not installed")
+            return
+        }
+        var counts: [Int] = []
+        for count in [500, 1000] {
+            let path = DaemonConfigurationTests.write(Self.devices(count))
+            counts.append(try Self.instructions(in: "$s14FlywheelDaemon0B0C6reload", "F", arguments: ["--config", path, "--frames", "0", "--no-devices"]) { daemon in
+                let client = try TestClient(daemon.socketPath, timeoutSeconds: 120)
+                _ = client.next()
+                daemon.signal(SIGHUP)
+                #expect(client.next(where: { $0["class"] == .string("state") }) != nil)
+                #expect(HostilePeerTests.pong(client))
+            })
+            unlink(path)
+        }
+        let ratio = Double(counts[1]) / Double(counts[0])
+        print("reload instructions for 500 and 1,000 devices: \(counts), ratio \(ratio)")
+        #expect(counts[0] > 0 && ratio < 2.5, "\(counts): \(ratio)")
+    }
+}
