@@ -233,8 +233,10 @@ public final class SocketServer {
         switch client.flush() {
         case .done:
             if client.closeAfterFlush { drop(client) } else { updateInterest(client) }
+            releaseIfDrained(client)
         case .blocked:
             updateInterest(client)
+            releaseIfDrained(client)
         case .failed:
             drop(client)
         }
@@ -244,7 +246,7 @@ public final class SocketServer {
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
         let wantsWrite = client.hasBacklog
-        let wantsRead = !client.readClosed && !client.paused
+        let wantsRead = !client.readClosed && !client.paused && !client.heldBack
         guard wantsWrite != client.writeArmed || wantsRead != client.readArmed else { return }
         var interest: EventLoop.Readiness = []
         if wantsRead { interest.insert(.readable) }
