@@ -38,9 +38,6 @@ final class ClientConnection {
     var windowStart: Nanoseconds = 0
     var windowUsed = 0
     var paused = false
-    /// Backpressure (``SocketServer/mayProceed(_:)``): its queue is half full, so it is not read
-    /// and its lines wait until it has read its answers (below a quarter).
-    var heldBack = false
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024

@@ -57,14 +57,7 @@ extension SocketServer {
     /// Whether `client` may be read or have lines handled now; if it has used its window, it is
     /// paused (not read) until the window ends, and false.
     func mayProceed(_ client: ClientConnection) -> Bool {
-        if client.paused || client.heldBack { return false }
-        // Backpressure: a client that has not read the answers it is owed is not given more
-        // (they would overflow its queue); its commands wait, unread, until it reads.
-        if client.queue.count >= holdBackMessages {
-            client.heldBack = true
-            updateInterest(client)
-            return false
-        }
+        if client.paused { return false }
         let now = MonotonicClock.now()
         if now - client.windowStart >= readWindowNanoseconds {
             client.windowStart = now
@@ -77,19 +70,6 @@ extension SocketServer {
         updateInterest(client)
         armPacing()
         return false
-    }
-
-    /// A client's queue from which it is held back: half the queue, so what one read's commands
-    /// answer still fits.
-    var holdBackMessages: Int { max(queueLimit / 2, 1) }
-
-    /// After a write to a held-back client: once its queue is down to a quarter it is read and
-    /// served again.
-    func releaseIfDrained(_ client: ClientConnection) {
-        guard client.heldBack, !client.dropped, client.queue.count <= queueLimit / 4 else { return }
-        client.heldBack = false
-        updateInterest(client)
-        if client.unhandledStart < client.unhandled.count, !client.paused { handleSome(client) }
     }
 
     /// The pacing timer fired: clients whose window has ended are read and served again.

@@ -233,10 +233,8 @@ public final class SocketServer {
         switch client.flush() {
         case .done:
             if client.closeAfterFlush { drop(client) } else { updateInterest(client) }
-            releaseIfDrained(client)
         case .blocked:
             updateInterest(client)
-            releaseIfDrained(client)
         case .failed:
             drop(client)
         }
@@ -246,7 +244,7 @@ public final class SocketServer {
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
         let wantsWrite = client.hasBacklog
-        let wantsRead = !client.readClosed && !client.paused && !client.heldBack
+        let wantsRead = !client.readClosed && !client.paused
         guard wantsWrite != client.writeArmed || wantsRead != client.readArmed else { return }
         var interest: EventLoop.Readiness = []
         if wantsRead { interest.insert(.readable) }
