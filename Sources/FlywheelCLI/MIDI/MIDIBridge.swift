@@ -88,10 +88,7 @@ final class MIDIBridge {
 
     func handle(_ line: String) {
         guard let event = try? JSONParser.parse(Array(line.utf8)) else { return }
-        if event["class"]?.stringValue == "state", let bpm = event["tempo"]?["bpm"]?.doubleValue {
-            tempo(bpm)
-            return
-        }
+        if event["class"]?.stringValue == "state", let bpm = event["tempo"]?["bpm"]?.doubleValue { tempo(bpm) }
         if event["class"]?.stringValue == "tempo", let bpm = event["bpm"]?.doubleValue { tempo(bpm) }
         send(messages.bytes(for: event))
     }

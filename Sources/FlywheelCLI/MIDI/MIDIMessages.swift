@@ -25,11 +25,18 @@ struct MIDIMessages {
             guard let value = event[key]?.doubleValue else { return [] }
             if kind == "tempo", let bpm = event["bpm"]?.doubleValue { self.bpm = bpm }
             let previous = lastValues[kind]
-            lastValues[kind] = value
+            // A `began` carries the value after the step it came with: the step is measured from
+            // the value before it (the state's, or the last event's), which `began` never replaces.
+            if phase != "began" || previous == nil { lastValues[kind] = value }
             if kind == "scrub", phase == "committed" { return songPosition(seconds: value) }
             // A step of the knob: relative CC, n up as n, n down as 64 + n (a `set` is not a step).
             guard phase == "moved", let previous, value != previous, let control = MIDIMapping.Control(rawValue: kind) else { return [] }
             return [0xB0 | channel, mapping.controller(for: control), Self.relative(control == .scrub ? (value > previous ? 1 : -1) : value - previous)]
+        case "state":
+            // The values before any step (the bridge asks for the state when it connects).
+            let known = [("tempo", event["tempo"]?["value"]), ("volume", event["volume"]?["volume"]), ("scrub", event["scrub"]?["position"])]
+            for (control, value) in known { if let value = value?.doubleValue { lastValues[control] = value } }
+            return []
         case "button":
             guard let code = event["code"]?.doubleValue, let action = event["action"]?.stringValue else { return [] }
             guard (0...0x2ff).contains(code) else { return [] }

@@ -43,4 +43,19 @@ struct MIDIClockTests {
         // 10 s at 96 BPM is 16 beats, 64 sixteenths: SPP 64 = LSB 64, MSB 0.
         #expect(try bytes(#"{"class":"scrub","phase":"committed","position":10,"duration":214,"origin":0}"#) == [0xF2, 64, 0])
     }
+
+    @Test("a gesture's first step is sent: `began` carries the value after the step it came with, so the step is measured from the value before (the state, or the last event)")
+    func firstStepOfGesture() throws {
+        var midi = MIDIMessages(channel: 1)
+        func bytes(_ json: String) throws -> [UInt8] { midi.bytes(for: try JSONParser.parse(Array(json.utf8))) }
+        #expect(try bytes(#"{"class":"state","tempo":{"bpm":120,"value":119},"volume":{"volume":40},"scrub":{"position":10}}"#) == [])
+        // The knob's first detent: began and moved in one batch, both carrying the new value.
+        #expect(try bytes(#"{"class":"tempo","bpm":121,"value":120,"phase":"began"}"#) == [])
+        #expect(try bytes(#"{"class":"tempo","bpm":121,"value":120,"phase":"moved"}"#) == [0xB0, 60, 1])
+        #expect(try bytes(#"{"class":"tempo","bpm":121,"value":120,"phase":"settled"}"#) == [])
+        #expect(try bytes(#"{"class":"tempo","bpm":123,"value":122,"phase":"began"}"#) == [])
+        #expect(try bytes(#"{"class":"tempo","bpm":123,"value":122,"phase":"moved"}"#) == [0xB0, 60, 2])
+        #expect(try bytes(#"{"class":"volume","volume":42,"phase":"began"}"#) == [])
+        #expect(try bytes(#"{"class":"volume","volume":42,"phase":"moved"}"#) == [0xB0, 60, 2])
+    }
 }
