@@ -201,12 +201,20 @@ def test_bouncy_encoder_gpio_sim():
     software debounce is tested on recorded edges; under emulation gpio-sim can deliver a button's
     bounce late enough to look like two presses.)
     (gpio-lane.sim has the profile's bounce; bouncy-knob.sim's 20 µs chatter pulses are faster than
-    gpio-sim delivers interrupts under emulation, which merges and delays them.)"""
-    daemon = Daemon(TEMPO_ONLY % 'devices: [ { name: "lane knob", profile: "ec11", gpio: { chip: "flywheel-lane", a: 0, b: 1, button: 2 } } ],')
-    client = daemon.client()
-    play(scenario("gpio-lane"), "--gpio-sim", "flywheel-lane", "--linger", "0.5")
+    gpio-sim delivers interrupts under emulation, which merges and delays them.)
+    On a heavily loaded host even the profile's bounce (toggles 50 µs apart) can reach the emulated
+    gpio-sim faster than it raises interrupts, and a merged pair of edges loses a detent before
+    flywheeld sees anything: one such miss is played again, said in the output; two fail."""
     expected = 120 + truth("gpio-lane")
-    bpm = settled_tempo(client, expected)
+    for attempt in (1, 2):
+        daemon = Daemon(TEMPO_ONLY % 'devices: [ { name: "lane knob", profile: "ec11", gpio: { chip: "flywheel-lane", a: 0, b: 1, button: 2 } } ],')
+        client = daemon.client()
+        play(scenario("gpio-lane"), "--gpio-sim", "flywheel-lane", "--linger", "0.5")
+        bpm = settled_tempo(client, expected)
+        if bpm == expected or attempt == 2:
+            break
+        print("     played again: tempo %d, expected %d (gpio-sim under emulation merged edges)" % (bpm, expected), flush=True)
+        daemon.stop()
     check(bpm == expected, "tempo %d, expected %d" % (bpm, expected))
     added = [m for m in client.seen if m["class"] == "device" and m["action"] == "added"]
     check(len(added) == 1 and added[0]["name"] == "lane knob" and added[0]["kind"] == "encoder", "devices added: %s" % added)
