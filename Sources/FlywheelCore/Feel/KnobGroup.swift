@@ -132,7 +132,7 @@ public struct KnobGroup: Sendable {
     /// kept).
     mutating func translate(_ batches: [(Int, [KnobEngine.Event])]) -> [Event] {
         var tagged: [(index: Int, event: KnobEngine.Event)] = batches.flatMap { batch in batch.1.map { (batch.0, $0) } }
-        if batches.filter({ !$0.1.isEmpty }).count > 1 {
+        if batches.lazy.filter({ !$0.1.isEmpty }).dropFirst().first != nil {  // more than one knob spoke
             tagged = tagged.enumerated().sorted { (Self.time($0.element.event), $0.offset) < (Self.time($1.element.event), $1.offset) }
                 .map(\.element)
         }

@@ -1,7 +1,7 @@
 /// Compact JSON written straight into bytes: what every outgoing message is built with, so
 /// building one costs one growing buffer and no intermediate strings.
 extension JSONValue {
-    /// Appends compact JSON (the same text as ``encode(into:)-(String)``) to `out`.
+    /// Appends compact JSON to `out`: the one encoder, for messages and for text alike.
     public func encode(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)

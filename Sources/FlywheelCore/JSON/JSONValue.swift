@@ -24,55 +24,16 @@ public enum JSONValue: Hashable, Sendable {
         return out
     }
 
-    /// Appends compact JSON text to `out`.
+    /// Appends compact JSON text to `out` (the bytes ``encode(into:)-([UInt8])`` writes).
     public func encode(into out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += value.isFinite ? JSONValue.format(value) : "null"
-        case .number(let text): out += text
-        case .string(let text): JSONValue.quote(text, into: &out)
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.encode(into: &out)
-            }
-            out += "]"
-        case .object(let pairs):
-            out += "{"
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { out += "," }
-                JSONValue.quote(pair.0, into: &out)
-                out += ":"
-                pair.1.encode(into: &out)
-            }
-            out += "}"
-        }
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// Shortest round-tripping text for a finite double; integral values keep a `.0`-free form.
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)  // Swift prints the shortest representation that round-trips, e.g. 1e-05
-    }
-
-    static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
