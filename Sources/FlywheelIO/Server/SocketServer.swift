@@ -26,9 +26,10 @@ public final class SocketServer {
     /// Called after clients' watch settings may have changed (frames wanted or not).
     public var onSubscriptionsChanged: () -> Void = {}
     /// What one client may have read and handled per window (``readWindowNanoseconds``): bytes,
-    /// each command line counting as ``commandCost`` (64 KiB per 10 ms: 6.4 MB/s or 6,400
-    /// commands a second, far beyond any honest client).
-    public var bytesPerWindow = 64 * 1024
+    /// each command line counting as ``commandCost`` (16 KiB per 10 ms: 1.6 MB/s or 1,600
+    /// commands a second, far beyond any honest client; a flooding neighbour costs a quiet client's
+    /// p99 latency under 1.3× of its latency alone, Tests/Benchmarks/BENCHMARKS.md).
+    public var bytesPerWindow = 16 * 1024
     /// The pacing window.
     public var readWindowNanoseconds: Nanoseconds = 10_000_000
     /// Clients paused until their window ends, and the timer that resumes them.
@@ -119,7 +120,7 @@ public final class SocketServer {
     /// Command lines handled for one client per loop turn: the rest wait for the next turn, after
     /// the other clients and the input have been served, so a burst of commands costs its
     /// neighbours at most this many commands' work at a time.
-    public static let linesPerTurn = 8
+    public static let linesPerTurn = 4
 
     /// Handles the client's next ``linesPerTurn`` unhandled lines, then sends the state changes
     /// they broadcast (each the latest of its kind), and asks the loop to come back for the rest.

@@ -1,6 +1,7 @@
 import FlywheelCore
 import FlywheelIO
 import Glibc
+import Synchronization
 import Testing
 
 /// Load a hostile peer puts on a real flywheeld: counted, never timed. A flood must not cost a
@@ -9,34 +10,42 @@ import Testing
 @Suite("flywheeld under a hostile peer's load", .serialized)
 struct HostilePeerLoadTests {
     /// Writes `chunk` to `fd` on a thread of its own until a write fails (the test shuts the
-    /// socket to stop it); ``join()`` returns how many bytes went out.
+    /// socket to stop it); ``written`` is how many bytes went out so far, ``join()`` the total.
     final class Flood {
+        /// What the writer thread shares with the test.
+        final class Shared: Sendable {
+            let fd: Int32
+            let chunk: [UInt8]
+            let written = Atomic<Int>(0)
+            init(fd: Int32, chunk: [UInt8]) {
+                self.fd = fd
+                self.chunk = chunk
+            }
+        }
+
         let thread: pthread_t
-        let state: UnsafeMutablePointer<(fd: Int32, chunk: [UInt8], written: Int)>
+        let shared: Shared
 
         init(_ fd: Int32, chunk: [UInt8]) {
-            state = .allocate(capacity: 1)
-            state.initialize(to: (fd, chunk, 0))
+            shared = Shared(fd: fd, chunk: chunk)
             var thread = pthread_t()
             pthread_create(&thread, nil, { raw in
-                let state = raw!.assumingMemoryBound(to: (fd: Int32, chunk: [UInt8], written: Int).self)
-                let chunk = state.pointee.chunk
-                var written = 0
+                let shared = Unmanaged<Shared>.fromOpaque(raw!).takeRetainedValue()
                 while true {
-                    let n = chunk.withUnsafeBytes { send(state.pointee.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let n = shared.chunk.withUnsafeBytes { send(shared.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if n <= 0 { break }
-                    written += n
+                    shared.written.add(n, ordering: .relaxed)
                 }
-                state.pointee.written = written
                 return nil
-            }, state)
+            }, Unmanaged.passRetained(shared).toOpaque())
             self.thread = thread
         }
 
+        var written: Int { shared.written.load(ordering: .relaxed) }
+
         func join() -> Int {
             pthread_join(thread, nil)
-            defer { state.deinitialize(count: 1); state.deallocate() }
-            return state.pointee.written
+            return written
         }
     }
 
@@ -52,10 +61,14 @@ struct HostilePeerLoadTests {
         _ = flooder.next()
         // Keep-alives as fast as the socket takes them, for as long as the neighbour works.
         let flood = Flood(flooder.fd, chunk: [UInt8](repeating: 0x0A, count: 64 * 1024))
-        let rounds = 200
-        var pongs = 0, tempos: [Int] = []
-        for round in 0..<rounds {
-            let bpm = 40 + round
+        // At least 200 rounds, and on until the daemon has read 1 MiB of the flood (it reads at most
+        // 16 KiB per 10 ms of it, so the neighbour works while the flood goes on for ≥ 0.6 s).
+        var rounds = 0
+        var pongs = 0, tempos: [Int] = [], sent: [Int] = []
+        while rounds < 200 || (flood.written < 1024 * 1024 + 512 * 1024 && rounds < 20_000) {
+            let bpm = 40 + rounds % 200
+            rounds += 1
+            sent.append(bpm)
             setter.send("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\(bpm)}")
             #expect(setter.next(where: { $0["class"] == .string("state") }) != nil)
             quiet.send("{\"cmd\":\"ping\"}")
@@ -66,8 +79,8 @@ struct HostilePeerLoadTests {
         shutdown(flooder.fd, Int32(SHUT_WR))  // ends the flood: the writer's next send fails
         let flooded = flood.join()
         #expect(pongs == rounds)
-        #expect(tempos == Array(40..<(40 + rounds)))
-        // It really flooded meanwhile (the daemon reads 16 KiB of it a turn).
+        #expect(tempos == sent)
+        // It really flooded meanwhile (more than its socket's buffers hold: the daemon read it).
         #expect(flooded >= 1024 * 1024, "\(flooded) bytes of blank lines")
         // The flooder, half-closed, is still served (blank lines are keep-alives, not errors).
         setter.send("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":250}")
