@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every figure of Tests/Benchmarks/BENCHMARKS.md, as one JSON object (run by run.sh).
 
-  measure.py DAEMON CLI NATIVE_DIR WORK_DIR [--counts-only] > figures.json
+  measure.py DAEMON CLI NATIVE_DIR WORK_DIR [--counts-only | --flooding-only] > figures.json
 
 DAEMON is the flywheeld measured (run.sh gives the stripped, statically linked release build), CLI
 the flywheel tool (for the scenarios' expected events), NATIVE_DIR the C tools run.sh compiled.
@@ -10,8 +10,9 @@ Deterministic figures (the regression check's): user-space instructions (callgri
 per delivered line and per frame, at rest and from start to READY; syscalls (strace -f) per delivered
 line and per event; heap allocations (alloc_count.so) per event. Wall-clock figures (latency
 percentiles, CPU seconds, memory) are reported, not checked. Each figure beside the C relay where
-one applies. --counts-only measures the deterministic figures alone (what --check compares)."""
-import json, os, select, subprocess, sys, time
+one applies. --counts-only measures the deterministic figures alone (what --check compares);
+--flooding-only the flooding neighbours' table alone (BENCH_FLOOD_ROUNDS rounds, default 3)."""
+import json, os, select, statistics, subprocess, sys, time
 
 from servers import (HARDWARE, HERE, Harness, Tools, allocations, flooder, measure, proc_figures, start_daemon, start_relay,
                      syscalls)
@@ -142,10 +143,37 @@ FLOOD_RSS_LIMIT_KIB = 256 * 1024  # past this the flooder is stopped: the daemon
 FLOOD_SECONDS = 60  # the quiet client's time limit beside a flooder (latency.sim lasts 13 s)
 
 
+FLOOD_ROUNDS = int(os.environ.get("BENCH_FLOOD_ROUNDS", "3"))
+
+
 def flooding(tools, expect):
-    """A quiet client's latency alone and beside each flooding neighbour, and the daemon's CPU and
-    memory meanwhile (sampled every 100 ms; a flooder that grows the daemon past
-    FLOOD_RSS_LIMIT_KIB is stopped, and when, is recorded, so the machine is not exhausted)."""
+    """A quiet client's latency alone and beside each flooding neighbour, FLOOD_ROUNDS rounds with
+    the neighbours interleaved (none, blank, long, tempo, none, ...) so a slow minute of the shared
+    machine falls on all of them alike; each row gives the median over the rounds of each figure."""
+    rounds = [flooding_round(tools, expect) for _ in range(FLOOD_ROUNDS)]
+    rows = []
+    for index, first in enumerate(rounds[0]):
+        each = [r[index] for r in rounds]
+        quiet = dict(first["quiet"])
+        for key in ("p50_us", "p99_us", "p999_us", "max_us"):
+            quiet[key] = statistics.median(row["quiet"][key] for row in each)
+        quiet["clients_complete"] = min(row["quiet"]["clients_complete"] for row in each)
+        quiet["clients_closed"] = max(row["quiet"]["clients_closed"] for row in each)
+        quiet["p99_us_rounds"] = [row["quiet"]["p99_us"] for row in each]
+        row = {"neighbour": first["neighbour"], "quiet": quiet, "rounds": len(each),
+               "daemon_cpu_percent": statistics.median(row["daemon_cpu_percent"] for row in each),
+               "daemon_peak_rss_kib": max(row["daemon_peak_rss_kib"] for row in each)}
+        stopped = [row["flooder_stopped_after_seconds"] for row in each if "flooder_stopped_after_seconds" in row]
+        if stopped:
+            row["flooder_stopped_after_seconds"] = min(stopped)
+        rows.append(row)
+    return rows
+
+
+def flooding_round(tools, expect):
+    """One round: the quiet client alone, then beside each flooder; the daemon's CPU and memory
+    meanwhile (sampled every 100 ms; a flooder that grows the daemon past FLOOD_RSS_LIMIT_KIB is
+    stopped, and when, is recorded, so the machine is not exhausted)."""
     rows = []
     for mode in (None, "blank", "long", "tempo"):
         # The quiet client starts the scenario; the flooder connects right after it (first, a
@@ -218,6 +246,10 @@ def native_spin(tools, expect):
 def main():
     daemon, cli, native, work = sys.argv[1:5]
     tools = Tools(daemon, cli, native, work)
+    if "--flooding-only" in sys.argv:  # the wall-clock fairness figures alone, for a quiet moment
+        json.dump({"flooding": flooding(tools, len(scenario_events(tools, LATENCY)))}, sys.stdout, indent=1)
+        print()
+        return
     counts = [int(n) for n in os.environ.get("BENCH_CLIENTS", "1 16 64 256").split()]
     latency_events, spin_events = scenario_events(tools, LATENCY), scenario_events(tools, SPIN)
     schedule = relay_schedule(tools, latency_events)

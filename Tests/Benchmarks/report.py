@@ -3,6 +3,7 @@
 regression check against baseline.json (deterministic figures only).
 
   report.py FIGURES.json [--write BENCHMARKS.md] [--check BASELINE] [--update-baseline BASELINE]
+  report.py FIGURES.json --flooding      (measure.py --flooding-only's figures: that section alone)
 """
 import json, re, sys
 
@@ -78,11 +79,49 @@ def derive(f):
     rest, spinning = f["native_rest"], f["native_spin"]
     d["rss_rest_kib"], d["pss_rest_kib"] = rest["rest"]["Rss"], rest["rest"]["Pss"]
     d["rss_spin_kib"], d["pss_spin_kib"] = spinning["peak_rss_kib"], spinning["peak_pss_kib"]
-    alone = next(row for row in f["flooding"] if row["neighbour"] == "none")["quiet"]
-    # A quiet client that was disconnected, or missed events, has no ratio: the goal is missed outright.
-    d["flood_p99_ratio"] = {row["neighbour"]: round(row["quiet"]["p99_us"] / alone["p99_us"], 2) if row["quiet"]["clients_complete"] else None
-                            for row in f["flooding"]}
+    d["flood_p99_ratio"] = flood_ratios(f["flooding"])
     return d
+
+
+def flood_ratios(rows):
+    """Each neighbour's median p99 over the quiet client's median p99 alone. A quiet client that was
+    disconnected, or missed events, has no ratio: the goal is missed outright."""
+    alone = next(row for row in rows if row["neighbour"] == "none")["quiet"]
+    return {row["neighbour"]: round(row["quiet"]["p99_us"] / alone["p99_us"], 2) if row["quiet"]["clients_complete"] else None
+            for row in rows}
+
+
+def flooding_table(rows, ratios, events):
+    """The flooding neighbours' section (lines)."""
+    out = []
+    w = out.append
+    w("### Flooding neighbours")
+    w("")
+    w("One quiet client (the harness) on `latency.sim`, alone and beside one neighbour sending as fast")
+    w("as the socket takes (`flood_client.c`, which reads and drops every answer): blank lines; 64 KiB")
+    w("lines that are not commands; bursts of 64 `set tempo` commands (each broadcast to everyone). The")
+    w("daemon's memory is sampled every 100 ms; a flooder that grows it past 256 MiB is stopped there.")
+    n = rows[0].get("rounds", 1)
+    if n > 1:
+        w("%d rounds, the neighbours interleaved in each (none, blank, long, tempo), so a slow moment of" % n)
+        w("the shared machine is shared by all; each figure is the median over the rounds, and the p99 of")
+        w("every round is listed.")
+    w("")
+    w("| neighbour | quiet p50 | p99 | p99.9 | p99 / alone | p99 of each round | the quiet client | daemon CPU | daemon peak RSS |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        q, ratio = row["quiet"], ratios[row["neighbour"]]
+        each = ", ".join(number(p, 0) for p in q.get("p99_us_rounds", [q["p99_us"]]))
+        if q["clients_complete"]:
+            cells = ["%s µs" % number(q[p], 1) for p in ("p50_us", "p99_us", "p999_us")] + ["%.2f×" % ratio, each + " µs", "got all %d events" % events]
+        else:
+            state = "was disconnected" if q["clients_closed"] else "timed out"
+            cells = ["—", "—", "—", "—", each, "%s after %s lines, %d of %d events" % (state, number(q["lines"]), q["measured"], events)]
+        if "flooder_stopped_after_seconds" in row:
+            cells[-1] += "; the flooder was stopped after %.1f s, the daemon past %d MiB" % (row["flooder_stopped_after_seconds"], 256)
+        w("| %s | %s | %.1f %% | %s KiB |" % (row["neighbour"], " | ".join(cells), row["daemon_cpu_percent"], number(row["daemon_peak_rss_kib"])))
+    w("")
+    return out
 
 
 def number(value, digits=0):
@@ -207,26 +246,7 @@ def render(f, d):
     w("for %d s, %.2f s of CPU and %d context switches; start to READY %.1f ms (wall clock)." % (
         rest_s, rest["rest"]["cpu_seconds"], rest["rest"]["context_switches"], rest["start_to_ready_ms"]))
     w("")
-    w("### Flooding neighbours")
-    w("")
-    w("One quiet client (the harness) on `latency.sim`, alone and beside one neighbour sending as fast")
-    w("as the socket takes (`flood_client.c`, which reads and drops every answer): blank lines; 64 KiB")
-    w("lines that are not commands; bursts of 64 `set tempo` commands (each broadcast to everyone). The")
-    w("daemon's memory is sampled every 100 ms; a flooder that grows it past 256 MiB is stopped there.")
-    w("")
-    w("| neighbour | quiet p50 | p99 | p99.9 | p99 / alone | the quiet client | daemon CPU | daemon peak RSS |")
-    w("|---|---|---|---|---|---|---|---|")
-    for row in f["flooding"]:
-        q, ratio = row["quiet"], d["flood_p99_ratio"][row["neighbour"]]
-        if q["clients_complete"]:
-            cells = ["%s µs" % number(q[p], 1) for p in ("p50_us", "p99_us", "p999_us")] + ["%.2f×" % ratio, "got all %d events" % events]
-        else:
-            state = "was disconnected" if q["clients_closed"] else "timed out"
-            cells = ["—", "—", "—", "—", "%s after %s lines, %d of %d events" % (state, number(q["lines"]), q["measured"], events)]
-        if "flooder_stopped_after_seconds" in row:
-            cells[-1] += "; the flooder was stopped after %.1f s, the daemon past %d MiB" % (row["flooder_stopped_after_seconds"], 256)
-        w("| %s | %s | %.1f %% | %s KiB |" % (row["neighbour"], " | ".join(cells), row["daemon_cpu_percent"], number(row["daemon_peak_rss_kib"])))
-    w("")
+    out += flooding_table(f["flooding"], d["flood_p99_ratio"], events)
     w("### Goals")
     w("")
     w("| goal | now | |")
@@ -279,6 +299,10 @@ def main():
     args = sys.argv[1:]
     with open(args[0]) as f:
         figures = json.load(f)
+    if "--flooding" in args:  # measure.py --flooding-only: the section alone, on standard output
+        rows = figures["flooding"]
+        print("\n".join(flooding_table(rows, flood_ratios(rows), rows[0]["quiet"]["expected_per_client"])))
+        return
     d = derive(figures)
     ok = True
     for option, value in zip(args[1::2], args[2::2]):

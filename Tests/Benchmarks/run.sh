@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # flywheeld's benchmarks, every figure in one run (about 8 minutes; on demand, not in CI):
 #
-#   bash Tests/Benchmarks/run.sh [--check | --update-baseline] [BIN_DIR]
+#   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding] [BIN_DIR]
 #
 # Builds the shipped daemon and the flywheel tool (swift build -c release --static-swift-stdlib)
 # unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
 # harness, the relay, the flooders, the allocation counter), measures (measure.py) and writes the
 # generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead measures only the
 # deterministic figures (instruction, syscall and allocation counts; about 4 minutes), compares them
-# with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json. Installs
+# with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json;
+# --flooding measures the flooding neighbours alone (BENCH_FLOOD_ROUNDS rounds, default 3; about
+# 3 minutes) and prints that section, for a quiet moment of the machine. Installs
 # valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
 # figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
 set -euo pipefail
 mode=write
 case "${1:-}" in
     --check) mode=check; shift ;;
+    --flooding) mode=flooding; shift ;;
     --update-baseline) mode=baseline; shift ;;
 esac
 bin=${1:+$(cd "$1" && pwd)}
@@ -48,10 +51,12 @@ mkdir "$work/scratch"
 
 only=()
 [[ "$mode" != check ]] || only=(--counts-only)
+[[ "$mode" != flooding ]] || only=(--flooding-only)
 python3 "$here/measure.py" "$work/flywheeld" "$bin/flywheel" "$work" "$work/scratch" "${only[@]}" > "$work/figures.json"
 [[ -z "${BENCH_FIGURES:-}" ]] || cp "$work/figures.json" "$BENCH_FIGURES"
 case "$mode" in
     check) python3 "$here/report.py" "$work/figures.json" --check "$here/baseline.json" ;;
+    flooding) python3 "$here/report.py" "$work/figures.json" --flooding ;;
     baseline) python3 "$here/report.py" "$work/figures.json" --write "$here/BENCHMARKS.md" --update-baseline "$here/baseline.json" ;;
     write) python3 "$here/report.py" "$work/figures.json" --write "$here/BENCHMARKS.md" --check "$here/baseline.json" || true ;;
 esac
