@@ -57,8 +57,9 @@ struct UnixListenerTests {
         let directory = Self.temporaryDirectory()
         let path = directory + "/flywheel.sock"
         // A bound socket that does not listen refuses (stale); once it listens it answers. Any
-        // other failure (EACCES for a user who may not connect) is `.unknown`, never stale: the
-        // daemon test with a second user covers that case.
+        // other failure (EACCES for a user who may not connect) is `.unknown`, never stale:
+        // HostilePeerTests.impostorWithoutLock covers that case with a second user (root, here,
+        // is never refused by a socket's mode).
         let live = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = try UnixListener.address(path)
         _ = withUnsafePointer(to: &address) {
