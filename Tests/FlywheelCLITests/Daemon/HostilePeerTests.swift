@@ -45,17 +45,23 @@ struct HostilePeerTests {
         }
     }
 
+    /// A second flywheeld on `daemon`'s path, run by `nobody` (who may write in its directory but
+    /// not connect to its socket, 0660 root:root).
+    static func impostor(of daemon: DaemonProcess) throws -> DaemonProcess {
+        chmod(daemon.directory, 0o777)
+        return try DaemonProcess(
+            ["--frames", "0"], socketPath: daemon.socketPath, shellPrefix: "exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec \"$0\" \"$@\"' \"$0\" \"$@\";",
+            waitForReady: false)
+    }
+
     @Test("a second daemon run by a user who may not connect does not take the live socket for stale")
     func impostor() throws {
         let daemon = try DaemonProcess(["--frames", "0"])
         defer { _ = daemon.stop() }
-        chmod(daemon.directory, 0o777)
         let witness = try TestClient(daemon.socketPath)
         _ = witness.next()
         // nobody gets EACCES from connect() (the socket is 0660 root:root).
-        let impostor = try DaemonProcess(
-            ["--frames", "0"], socketPath: daemon.socketPath, shellPrefix: "exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec \"$0\" \"$@\"' \"$0\" \"$@\";",
-            waitForReady: false)
+        let impostor = try Self.impostor(of: daemon)
         #expect(impostor.wait() != 0)
         #expect(impostor.readStderr().contains("Another flywheeld owns \(daemon.socketPath)"))
         #expect(Self.pong(witness))
@@ -66,14 +72,11 @@ struct HostilePeerTests {
     func impostorWithoutLock() throws {
         let daemon = try DaemonProcess(["--frames", "0"])
         defer { _ = daemon.stop() }
-        chmod(daemon.directory, 0o777)
         let witness = try TestClient(daemon.socketPath)
         _ = witness.next()
         // Without the lock file the impostor's own new lock is free: only the probe can stop it.
         #expect(unlink(daemon.socketPath + ".lock") == 0)
-        let impostor = try DaemonProcess(
-            ["--frames", "0"], socketPath: daemon.socketPath, shellPrefix: "exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec \"$0\" \"$@\"' \"$0\" \"$@\";",
-            waitForReady: false)
+        let impostor = try Self.impostor(of: daemon)
         #expect(impostor.wait() != 0)
         let said = impostor.readStderr()
         #expect(said.contains("EACCES"), "\(said)")
