@@ -84,6 +84,51 @@ struct HostilePeerTests {
         #expect(try TestClient(daemon.socketPath).next()?["class"] == .string("hello"))
     }
 
+    static let strace = "/usr/bin/strace"
+    /// CI installs strace on the host (Tests/scripts/test.sh): there the next test runs and fails
+    /// without it; elsewhere (the distro lane's minimal root) it is skipped.
+    static let straceRequired = getenv("CI").map { String(cString: $0) } == "true" && getenv("FLYWHEEL_LANE").map { String(cString: $0) } != "distro"
+
+    @Test("the socket's mode and group are never set by a path that follows links (every such call, traced, is lchown or on a descriptor)",
+          .enabled(if: access(strace, X_OK) == 0 || straceRequired, "strace is not installed"))
+    func permissionsNeverFollowLinks() throws {
+        let trace = DaemonConfigurationTests.write("") + ".trace"
+        let path = DaemonConfigurationTests.write("{ socket: { group: 'daemon', mode: '0666' } }")
+        let daemon = try DaemonProcess(
+            ["--config", path, "--frames", "0"],
+            shellPrefix: "exec \(Self.strace) -f -qq -e trace=chmod,fchmodat,chown,fchownat,lchown,fchmod,fchown,rename,renameat,renameat2 -o \(trace) \"$0\" \"$@\";")
+        #expect(try TestClient(daemon.socketPath).next()?["class"] == .string("hello"))
+        // strace holds SIGTERM while its tracee runs: the daemon itself (strace's child) is stopped.
+        let traced = try #require(Self.child(of: daemon.pid))
+        kill(traced, SIGTERM)
+        #expect(daemon.wait() == 0)
+        daemon.cleanup()
+        let calls = (RepositoryPaths.read(trace) ?? "").split(separator: "\n").map(String.init)
+        unlink(trace)
+        // The old order (bind at the path, then chmod and chown by it) made a racer's link decide
+        // which file they changed; a traced call by path that follows links is that hazard.
+        let following = calls.filter { call in
+            ["chmod(", "chown(", "fchmodat(", "fchownat("].contains { call.contains(" " + $0) || call.hasPrefix($0) }
+                && !call.contains("AT_SYMLINK_NOFOLLOW")
+        }
+        #expect(following.isEmpty, "\(following)")
+        #expect(calls.contains { $0.contains("lchown(") || ($0.contains("fchownat(") && $0.contains("AT_SYMLINK_NOFOLLOW")) })
+        #expect(calls.contains { $0.contains("rename") && $0.contains("\"\(daemon.socketPath)\"") })
+    }
+
+    /// A child of `parent` (from /proc/PID/stat: the pid, the name in parentheses, the state, the
+    /// parent's pid), if it has one.
+    static func child(of parent: pid_t) -> pid_t? {
+        for name in RepositoryPaths.list("/proc") {
+            guard let pid = pid_t(name), let stat = RepositoryPaths.read("/proc/\(name)/stat"),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == parent { return pid }
+        }
+        return nil
+    }
+
     @Test("two daemons on one path: the second is refused even with the first's socket removed; the first removes only its own file")
     func twoDaemons() throws {
         let first = try DaemonProcess(["--frames", "0"])
