@@ -245,7 +245,8 @@ public final class SocketServer {
         }
     }
 
-    /// Tells the loop what the client needs: readable until it shut its side, writable while a
+    /// Tells the loop what the client needs: readable until it shut its side (not while paused or
+    /// held back; a held-back client that has read enough is released first), writable while a
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
         releaseIfDrained(client)
