@@ -38,6 +38,9 @@ final class ClientConnection {
     var windowStart: Nanoseconds = 0
     var windowUsed = 0
     var paused = false
+    /// Backpressure (``SocketServer/holdsBack(_:)``): since when more than half its queue has
+    /// waited, its lines unhandled and nothing read from it until it reads (nil: not held back).
+    var heldBackSince: Nanoseconds?
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024

@@ -3,22 +3,25 @@ import FlywheelCore
 import Glibc
 
 /// A timerfd of its own in the loop, armed only while something waits for it: when the socket
-/// server's paused clients may be read again.
+/// server's paused clients may be read again, or its held-back clients' time is up.
 final class WakeTimer {
     let fd: Int32
     let loop: EventLoop
+    /// What it is for, in error messages.
+    let name: String
     /// The time it is armed for, if any.
     private(set) var armedAt: Nanoseconds?
 
-    init(loop: EventLoop, onExpiry: @escaping () -> Void) throws(SystemError) {
+    init(loop: EventLoop, named name: String = "the socket server's pacing timer", onExpiry: @escaping () -> Void) throws(SystemError) {
         self.loop = loop
-        fd = try Syscall.call("timerfd_create", "the socket server's pacing timer") {
+        self.name = name
+        fd = try Syscall.call("timerfd_create", name) {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         }
         try loop.register(fd, interest: .readable) { [unowned self] _ in
             var expirations: UInt64 = 0
             // wouldBlock: re-armed between epoll_wait and here; nothing expired.
-            guard case .processed? = try? Syscall.nonBlocking("read", "the socket server's pacing timer", { read(self.fd, &expirations, 8) })
+            guard case .processed? = try? Syscall.nonBlocking("read", self.name, { read(self.fd, &expirations, 8) })
             else { return }
             self.armedAt = nil
             onExpiry()
@@ -32,7 +35,7 @@ final class WakeTimer {
         var spec = EventLoop.timerSpec(at: deadline)
         // EINVAL for a clamped time is impossible: a failure here is a bug.
         do {
-            _ = try Syscall.call("timerfd_settime", "the socket server's pacing timer") {
+            _ = try Syscall.call("timerfd_settime", name) {
                 timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
             }
         } catch {
@@ -55,9 +58,10 @@ extension SocketServer {
     static let commandCost = 1024
 
     /// Whether `client` may be read or have lines handled now; if it has used its window, it is
-    /// paused (not read) until the window ends, and false.
+    /// paused (not read) until the window ends, and false; if it is held back (its answers
+    /// unread: ClientBackpressure.swift), false.
     func mayProceed(_ client: ClientConnection) -> Bool {
-        if client.paused { return false }
+        if client.paused || holdsBack(client) { return false }
         let now = MonotonicClock.now()
         if now - client.windowStart >= readWindowNanoseconds {
             client.windowStart = now

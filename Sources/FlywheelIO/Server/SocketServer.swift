@@ -35,6 +35,13 @@ public final class SocketServer {
     /// Clients paused until their window ends, and the timer that resumes them.
     var pausedClients: [ClientConnection] = []
     var pacingTimer: WakeTimer?
+    /// How long a client may stay held back (its answers filling more than half its queue, none
+    /// of its commands handled meanwhile: ClientBackpressure.swift) before it is disconnected with
+    /// `queue-overflow`: a reader drains it in milliseconds, a client that never reads is let go.
+    public var holdBackLimitNanoseconds: Nanoseconds = 5_000_000_000
+    /// Clients held back, and the timer (armed only while there are any) that lets them go.
+    var heldBackClients: [ClientConnection] = []
+    var holdBackTimer: WakeTimer?
 
     /// Serves `listener` on `loop`.
     public init(loop: EventLoop, listener: UnixListener, queueLimit: Int = 1024) throws(SystemError) {
@@ -43,6 +50,7 @@ public final class SocketServer {
         self.queueLimit = queueLimit
         try loop.register(listener.fd, interest: .readable) { [unowned self] _ in self.acceptAll() }
         pacingTimer = try WakeTimer(loop: loop) { [unowned self] in self.resumePaused() }
+        holdBackTimer = try WakeTimer(loop: loop, named: "the socket server's hold-back timer") { [unowned self] in self.expireHeldBack() }
     }
 
     /// How many clients are connected and served.
@@ -84,7 +92,8 @@ public final class SocketServer {
         guard let client = clients[fd] else { return }
         if ready.contains(.writable) { flush(client) }
         guard clients[fd] != nil else { return }
-        if ready.contains(.error) || (client.readClosed && ready.contains(.closed)) {
+        // Held back, it is not read: a peer gone altogether would otherwise be heard of again and again.
+        if ready.contains(.error) || ((client.readClosed || client.heldBackSince != nil) && ready.contains(.closed)) {
             drop(client)
             return
         }
@@ -136,13 +145,8 @@ public final class SocketServer {
         if client.unhandledStart >= client.unhandled.count {
             client.unhandled = []
             client.unhandledStart = 0
-        } else if !client.comingBack, clients[client.fd] === client {
-            client.comingBack = true
-            loop.soon { [weak self, weak client] in
-                guard let self, let client, self.clients[client.fd] === client else { return }
-                client.comingBack = false
-                if client.unhandledStart < client.unhandled.count, !client.paused { self.handleSome(client) }
-            }
+        } else {
+            comeBack(for: client)
         }
         let changes = stateChanges
         stateChanges = []
@@ -217,13 +221,13 @@ public final class SocketServer {
 
     /// The client stopped reading: drop what it has not started to receive, queue one error, send
     /// nothing more, and close once the error is out; its slot is free at once.
-    func overflow(_ client: ClientConnection) {
+    func overflow(_ client: ClientConnection, saying sentence: String? = nil) {
         let inFlight = client.offset > 0 ? Array(client.queue.prefix(1)) : []
         client.queue = inFlight
         client.discreteQueued = inFlight.filter(\.counted).count
         client.seq += 1
         client.queue.append(ClientConnection.Pending(message: DaemonCore.error(
-            .queueOverflow, "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
+            .queueOverflow, sentence ?? "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
             at: MonotonicClock.now()), seq: client.seq, counted: true))
         beginClosing(client)
     }
@@ -241,11 +245,13 @@ public final class SocketServer {
         }
     }
 
-    /// Tells the loop what the client needs: readable until it shut its side, writable while a
+    /// Tells the loop what the client needs: readable until it shut its side (not while paused or
+    /// held back; a held-back client that has read enough is released first), writable while a
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
+        releaseIfDrained(client)
         let wantsWrite = client.hasBacklog
-        let wantsRead = !client.readClosed && !client.paused
+        let wantsRead = !client.readClosed && !client.paused && client.heldBackSince == nil
         guard wantsWrite != client.writeArmed || wantsRead != client.readArmed else { return }
         var interest: EventLoop.Readiness = []
         if wantsRead { interest.insert(.readable) }
@@ -286,6 +292,10 @@ public final class SocketServer {
         guard clients[client.fd] === client else { return }
         client.dropped = true
         clientList.removeAll { $0 === client }
+        if client.heldBackSince != nil {
+            heldBackClients.removeAll { $0 === client }
+            armHoldBack()
+        }
         if client.closeAfterFlush { closingCount -= 1 }
         loop.unregister(client.fd)
         clients[client.fd] = nil
@@ -299,6 +309,9 @@ public final class SocketServer {
         pausedClients = []
         pacingTimer?.close()
         pacingTimer = nil
+        heldBackClients = []
+        holdBackTimer?.close()
+        holdBackTimer = nil
         loop.unregister(listener.fd)
         listener.close()
     }
