@@ -83,13 +83,13 @@ import Testing
     @Test func errorsNameFileLineAndWhatWasExpected() {
         #expect(
             message("device ec11\nturn five at 10/s")
-                == "hardware/scenarios/bad.sim line 2: expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 detents per second, got 'turn five at 10/s'.")
+                == "hardware/scenarios/bad.sim line 2: expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 and at most 10000 detents per second, got 'turn five at 10/s'.")
         #expect(
             message("device ec11\n\nturn +2 at fast")
-                == "hardware/scenarios/bad.sim line 3: expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 detents per second, got 'turn +2 at fast'.")
+                == "hardware/scenarios/bad.sim line 3: expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 and at most 10000 detents per second, got 'turn +2 at fast'.")
         #expect(
             message("device ec11\nwiggle 0.5")
-                == "hardware/scenarios/bad.sim line 2: expected 'wiggle ±F [at V/s]' with F a fraction of a detent, 0 < |F| < 0.5, got 'wiggle 0.5'.")
+                == "hardware/scenarios/bad.sim line 2: expected 'wiggle ±F [at V/s]' with F a fraction of a detent, 0 < |F| < 0.5, and V above 0 and at most 10000 detents per second, got 'wiggle 0.5'.")
         #expect(
             message("device ec11\nhold 200")
                 == "hardware/scenarios/bad.sim line 2: expected 'hold DURATION' with a unit s, ms, us or ns (such as 'hold 200ms'), got 'hold 200'.")
@@ -98,7 +98,7 @@ import Testing
                 == "hardware/scenarios/bad.sim line 2: expected 'jitter A for DURATION' with 0 < A < 0.5 detents (such as 'jitter 0.1 for 300ms'), got 'jitter 0.6 for 1s'.")
         #expect(
             message("device ec11\nflick 30")
-                == "hardware/scenarios/bad.sim line 2: expected 'flick ±V/s' with V a non-zero speed in detents per second (such as 'flick +30/s'), got 'flick 30'.")
+                == "hardware/scenarios/bad.sim line 2: expected 'flick ±V/s' with V a non-zero speed of at most 10000 detents per second (such as 'flick +30/s'), got 'flick 30'.")
         #expect(
             message("device ec11\nspin +3").hasPrefix(
                 "hardware/scenarios/bad.sim line 2: expected a command (turn, flick, hold, wiggle, jitter, press, release)"))
@@ -110,7 +110,7 @@ import Testing
                 == "hardware/scenarios/bad.sim line 3: expected each setting once, got a second 'seed' (the first is on line 2).")
         #expect(
             message("device ec11\nbounce toggles 0..6")
-                == "hardware/scenarios/bad.sim line 2: expected 'bounce toggles LOW..HIGH window SHORTEST..LONGEST' (such as 'bounce toggles 0..6 window 0.05ms..3ms') or 'bounce off', got 'bounce toggles 0..6'.")
+                == "hardware/scenarios/bad.sim line 2: expected 'bounce toggles LOW..HIGH window SHORTEST..LONGEST' with at most 100 toggles (such as 'bounce toggles 0..6 window 0.05ms..3ms') or 'bounce off', got 'bounce toggles 0..6'.")
         #expect(
             message("# name: nothing\nturn +1")
                 == "hardware/scenarios/bad.sim line 2: expected a 'device <profile-id>' line, but the file has none.")

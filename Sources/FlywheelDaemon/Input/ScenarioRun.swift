@@ -13,7 +13,8 @@ public struct ScenarioRun: Sendable {
     /// The scenario's true net detents.
     public var truthDetents: Int { simulation.truthDetents }
 
-    /// Loads the scenario at `path`, finds its device's profile (`--hardware DIR` first) and runs it.
+    /// Loads the scenario at `path`, finds its device's profile (`--hardware DIR` first) and runs it,
+    /// once it is known to stay within the scenario limits on that device.
     public static func load(_ path: String, seed: UInt64?, hardware: String?) throws(ToolError) -> ScenarioRun {
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { throw ToolError(error) }
@@ -29,6 +30,7 @@ public struct ScenarioRun: Sendable {
         }
         do {
             let simulation = try Simulation(scenario: scenario, profile: profile, seed: seed)
+            try simulation.checkLimits()
             return ScenarioRun(simulation: simulation.run(), scenarioName: scenario.name.isEmpty ? nil : scenario.name, scenarioNotes: scenario.notes)
         } catch {
             throw ToolError(error)

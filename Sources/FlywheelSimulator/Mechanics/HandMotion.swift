@@ -135,7 +135,7 @@ public enum HandMotion {
             let friction = settings.friction
             var angle = Double(detent)
             if abs(velocity) > settings.stopVelocity {
-                let seconds = Elementary.log(abs(velocity) / settings.stopVelocity) / friction
+                let seconds = settings.coast(velocity: velocity).seconds
                 let duration = max(1, Nanoseconds((seconds * 1e9).rounded()))
                 let segment = MotionSegment.decay(
                     start: time, end: time + duration, from: angle, velocity: velocity, friction: friction)

@@ -3,8 +3,9 @@ import FlywheelCore
 extension Scenario {
     /// The longest accepted speed, in detents per second.
     static let maximumSpeed = 10_000.0
-    /// The longest a scenario may last, holds, turns and jitter added up (10 minutes): what it
-    /// simulates is kept in memory, so its length bounds the memory a file can ask for.
+    /// The longest a scenario may last, every command added up, a flick's coast included
+    /// (10 minutes): what it simulates is kept in memory, so its length bounds the memory a file
+    /// can ask for.
     public static let maximumDurationNanoseconds: Nanoseconds = 600_000_000_000
     /// The most chatter pulses a second a scenario may ask for.
     public static let maximumChatterPerSecond = 100.0
@@ -21,6 +22,7 @@ extension Scenario {
         var settingLines: [String: Int] = [:]
         var lineNumber = 0
         var totalNanoseconds: Nanoseconds = 0
+        var totalTravelDetents = 0.0
         func fail(_ problem: String) -> ScenarioError {
             ScenarioError(file: file, line: lineNumber, problem: problem)
         }
@@ -53,9 +55,16 @@ extension Scenario {
                 try parseSetting(words, shown: shown, into: &scenario, line: lineNumber, fail: fail)
             } else {
                 let gesture = try parseCommand(words, shown: shown, fail: fail)
-                totalNanoseconds += gesture.plannedNanoseconds
+                // Settings come first, so the friction a flick coasts against is known here.
+                var mechanics = MechanicsSettings()
+                if let friction = scenario.friction { mechanics.friction = friction }
+                totalNanoseconds += gesture.plannedNanoseconds(mechanics)
                 guard totalNanoseconds <= maximumDurationNanoseconds else {
-                    throw fail("the scenario would last longer than the limit of \(maximumDurationNanoseconds / 60_000_000_000) minutes with '\(shown)'")
+                    throw fail("the scenario would last longer than the limit of \(durationLimitText) with '\(shown)'")
+                }
+                totalTravelDetents += gesture.travelDetents(mechanics)
+                guard totalTravelDetents <= Double(maximumTravelDetents) else {
+                    throw fail("the knob would travel more than the scenario limit of \(countText(maximumTravelDetents, "detents")) with '\(shown)'")
                 }
                 scenario.steps.append(ScenarioStep(gesture: gesture, line: lineNumber))
             }
@@ -68,6 +77,12 @@ extension Scenario {
         }
         return scenario
     }
+
+    /// The duration limit in words: `10 minutes`.
+    static let durationLimitText = "\(maximumDurationNanoseconds / 60_000_000_000) minutes"
+
+    /// The message for a value past a scenario limit, such as `'hold 601s' exceeds the scenario limit of 10 minutes`.
+    static func overLimit(_ shown: String, _ limit: String) -> String { "'\(shown)' exceeds the scenario limit of \(limit)" }
 
     static let settingKeywords: Set<String> = ["device", "seed", "bounce", "chatter", "friction", "counter"]
 
@@ -97,7 +112,7 @@ extension Scenario {
                 let toggles = ValueText.range(words[2], ValueText.integer), toggles.lowerBound >= 0,
                 toggles.upperBound <= 100, let window = ValueText.range(words[4], ValueText.duration)
             else {
-                throw fail("expected 'bounce toggles LOW..HIGH window SHORTEST..LONGEST' (such as 'bounce toggles 0..6 window 0.05ms..3ms') or 'bounce off', got '\(shown)'")
+                throw fail("expected 'bounce toggles LOW..HIGH window SHORTEST..LONGEST' with at most 100 toggles (such as 'bounce toggles 0..6 window 0.05ms..3ms') or 'bounce off', got '\(shown)'")
             }
             scenario.bounce = BounceSettings(toggles: toggles, windowNanoseconds: window)
         case "chatter":
@@ -134,10 +149,13 @@ extension Scenario {
     static func parseCommand(_ words: [String], shown: String, fail: (String) -> ScenarioError) throws -> Gesture {
         switch words[0] {
         case "turn":
-            let expected = "expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 detents per second"
+            let expected = "expected 'turn ±N at V/s' with N a non-zero whole number and V above 0 and at most \(Int(maximumSpeed)) detents per second"
             guard words.count == 2 || (words.count == 4 && words[2] == "at"),
-                let detents = ValueText.integer(words[1]), detents != 0, abs(detents) <= 1_000_000
+                let detents = ValueText.integer(words[1]), detents != 0
             else { throw fail("\(expected), got '\(shown)'") }
+            guard detents.magnitude <= maximumTravelDetents.magnitude else {
+                throw fail(overLimit(shown, countText(maximumTravelDetents, "detents")))
+            }
             var rate = 8.0
             if words.count == 4 {
                 guard let value = speed(words[3]) else { throw fail("\(expected), got '\(shown)'") }
@@ -148,16 +166,17 @@ extension Scenario {
             guard words.count == 2, let velocity = ValueText.perSecond(words[1]), velocity != 0,
                 abs(velocity) <= maximumSpeed
             else {
-                throw fail("expected 'flick ±V/s' with V a non-zero speed in detents per second (such as 'flick +30/s'), got '\(shown)'")
+                throw fail("expected 'flick ±V/s' with V a non-zero speed of at most \(Int(maximumSpeed)) detents per second (such as 'flick +30/s'), got '\(shown)'")
             }
             return .flick(velocity: velocity)
         case "hold":
-            guard words.count == 2, let duration = ValueText.duration(words[1]), duration > 0, duration <= maximumDurationNanoseconds else {
+            guard words.count == 2, let duration = ValueText.duration(words[1]), duration > 0 else {
                 throw fail("expected 'hold DURATION' with a unit s, ms, us or ns (such as 'hold 200ms'), got '\(shown)'")
             }
+            guard duration <= maximumDurationNanoseconds else { throw fail(overLimit(shown, durationLimitText)) }
             return .hold(nanoseconds: duration)
         case "wiggle":
-            let expected = "expected 'wiggle ±F [at V/s]' with F a fraction of a detent, 0 < |F| < 0.5"
+            let expected = "expected 'wiggle ±F [at V/s]' with F a fraction of a detent, 0 < |F| < 0.5, and V above 0 and at most \(Int(maximumSpeed)) detents per second"
             guard words.count == 2 || (words.count == 4 && words[2] == "at"),
                 let fraction = ValueText.number(words[1]), fraction != 0, abs(fraction) < 0.5
             else { throw fail("\(expected), got '\(shown)'") }
@@ -169,10 +188,11 @@ extension Scenario {
             return .wiggle(fraction: fraction, speed: rate)
         case "jitter":
             guard words.count == 4, words[2] == "for", let amplitude = ValueText.number(words[1]), amplitude > 0,
-                amplitude < 0.5, let duration = ValueText.duration(words[3]), duration > 0, duration <= maximumDurationNanoseconds
+                amplitude < 0.5, let duration = ValueText.duration(words[3]), duration > 0
             else {
                 throw fail("expected 'jitter A for DURATION' with 0 < A < 0.5 detents (such as 'jitter 0.1 for 300ms'), got '\(shown)'")
             }
+            guard duration <= maximumDurationNanoseconds else { throw fail(overLimit(shown, durationLimitText)) }
             return .jitter(amplitude: amplitude, nanoseconds: duration)
         case "press", "release":
             var button: UInt16?
