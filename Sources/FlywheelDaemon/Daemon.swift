@@ -21,12 +21,17 @@ public final class Daemon {
     var nextBeat: Nanoseconds?
     let watchdogInterval: Nanoseconds?
     var nextWatchdog: Nanoseconds?
+    /// systemd passed the listening socket (socket activation): the configured path is not made.
+    let socketPassed: Bool
 
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {
         var options = options
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
+        let passedListener = UnixListener.fromSystemd()
+        socketPassed = passedListener != nil
+        try Self.check(configuration, options: options, socketPassed: socketPassed)
         if options.isDemo {
             let folders = ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil)
             guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {
@@ -52,7 +57,7 @@ public final class Daemon {
         }
         let listener: UnixListener
         do {
-            listener = try UnixListener.fromSystemd()
+            listener = try passedListener
                 ?? UnixListener.bind(
                     path: RuntimeDirectory.prepared(forSocket: options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath()),
                     mode: .init(configuration.socketMode), group: configuration.socketGroup)
@@ -196,6 +201,7 @@ public final class Daemon {
     func reload() {
         do {
             let reloaded = try Self.load(configurationFile)
+            try Self.check(reloaded, options: options, socketPassed: socketPassed)
             configuration = reloaded
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(MonotonicClock.now(), pipeline.time)
@@ -208,7 +214,7 @@ public final class Daemon {
             server.clientLimit = options.commandLineSettings.clientLimit(under: reloaded)
             Self.say("reloaded \(configurationFile.path); socket settings take effect on restart.")
         } catch {
-            Self.say("kept the running configuration: \(error)")
+            for line in error.description.split(separator: "\n") { Self.say("kept the running configuration: \(line)") }
         }
         server.broadcast([pipeline.core.state(at: MonotonicClock.now())])
         schedule()
@@ -242,7 +248,9 @@ public final class Daemon {
             case .serve(let options):
                 if options.checkConfig {
                     let profiles = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil))
-                    let report = ConfigurationCheck.report(for: ConfigurationFile(path: options.configPath), profiles: profiles)
+                    let report = ConfigurationCheck.report(
+                        for: ConfigurationFile(path: options.configPath), profiles: profiles, commandLineSocket: options.socketPath,
+                        defaultSocketPath: defaultSocketPath())
                     if report.valid {
                         try? FileOutput.standardOutput.write(report.text)
                     } else {
@@ -255,7 +263,7 @@ public final class Daemon {
                 return 0
             }
         } catch {
-            say(error.description)
+            for line in error.description.split(separator: "\n") { say(String(line)) }
             return error.status
         }
     }

@@ -49,6 +49,8 @@ public struct FlywheelConfiguration: Sendable {
     public var queueMessages = 1024
     /// The devices and their roles.
     public var devices: [DeviceEntry] = []
+    /// The file and the line of each key, when the configuration was read from a file (nil: the defaults).
+    public var source: ConfigurationSource?
 
     /// One configured device: how it is found and what it drives.
     public struct DeviceEntry: Sendable, Hashable {
@@ -102,6 +104,7 @@ public struct FlywheelConfiguration: Sendable {
             throw FileLineError(file: file, line: 1, problem: "the configuration is empty (write {} for the defaults)")
         }
         var config = FlywheelConfiguration()
+        config.source = ConfigurationSource(file: file, keyLines: document.memberLines)
         let root = try ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1)
         try root.only(["socket", "feel", "controls", "clients", "devices"])
 

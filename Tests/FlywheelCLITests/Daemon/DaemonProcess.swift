@@ -13,7 +13,11 @@ final class DaemonProcess {
 
     /// Starts `flywheeld --socket DIR/flywheel.sock` plus `arguments`; `shell` runs it through
     /// `/bin/sh -c` instead (for socket activation, where LISTEN_PID must be the daemon's own pid).
-    init(_ arguments: [String], socketPath: String? = nil, shellPrefix: String? = nil, extraEnvironment: [String] = [], passListener: Int32? = nil, waitForReady: Bool = true) throws {
+    /// Without `socketOption`, no `--socket` is given (the configuration's path or the default is used).
+    init(
+        _ arguments: [String], socketPath: String? = nil, socketOption: Bool = true, shellPrefix: String? = nil, extraEnvironment: [String] = [],
+        passListener: Int32? = nil, waitForReady: Bool = true
+    ) throws {
         var template = Array("/tmp/flywheel-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -29,7 +33,7 @@ final class DaemonProcess {
         let argv: [String]
         // Devices come from a directory of the test's own, never the machine's /dev/input.
         let devices = arguments.contains("--input-dir") ? [] : ["--input-dir", directory + "/input", "--gpio-dir", directory + "/gpio"]
-        let full = ["--socket", self.socketPath, "--hardware", RepositoryPaths.path("hardware")] + devices + arguments
+        let full = (socketOption ? ["--socket", self.socketPath] : []) + ["--hardware", RepositoryPaths.path("hardware")] + devices + arguments
         if let shellPrefix {
             argv = ["/bin/sh", "-c", shellPrefix + " exec \"$0\" \"$@\"", daemon] + full
         } else {

@@ -83,7 +83,7 @@ struct ConfigurationFileTests {
     func check() throws {
         let absent = ConfigurationFile(path: nil)
         if !absent.isPresent {
-            let report = ConfigurationCheck.report(for: absent, profiles: ProfileLibrary(directories: []))
+            let report = ConfigurationCheck.report(for: absent, profiles: ProfileLibrary(directories: []), defaultSocketPath: "/tmp/flywheel.sock")
             #expect(report.text.contains("does not exist"))
             #expect(!report.text.contains("valid"))
         }
@@ -92,11 +92,14 @@ struct ConfigurationFileTests {
         defer { unlink(path); rmdir(directory) }
         Self.write(path, "{ socket: { group: \"no-such-group-flywheel\" }, devices: [{ profile: \"powermat\", path: \"/dev/input/event9\" }] }")
         let configuration = try ConfigurationFile(path: path).load()
-        let problems = ConfigurationCheck.problems(in: configuration, file: path, profileExists: { $0 == "powermate" })
+        let problems = ConfigurationCheck.problems(
+            in: configuration, socket: .passed, profileProblem: { $0 == "powermate" ? nil : "names no known device profile '\($0)'" }
+        ).map(\.description)
         #expect(problems.count == 2)
         #expect(problems.contains { $0.contains("socket.group") && $0.contains("no-such-group-flywheel") })
         #expect(problems.contains { $0.contains("devices[0].profile") && $0.contains("powermat") })
-        let report = ConfigurationCheck.report(for: ConfigurationFile(path: path), profiles: ProfileLibrary(directories: []))
+        let report = ConfigurationCheck.report(
+            for: ConfigurationFile(path: path), profiles: ProfileLibrary(directories: []), defaultSocketPath: directory + "/flywheel.sock")
         #expect(!report.valid)
     }
 
