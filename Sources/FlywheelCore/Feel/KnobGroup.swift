@@ -76,9 +76,10 @@ public struct KnobGroup: Sendable {
 
     /// When to call ``advance(to:)`` next; nil when every knob rests.
     public var nextDeadline: Nanoseconds? {
+        // By index: a member (an engine) is not copied to be asked.
         var earliest: Nanoseconds?
-        for member in members {
-            if let deadline = member.engine.nextDeadline { earliest = min(earliest ?? deadline, deadline) }
+        for index in members.indices {
+            if let deadline = members[index].engine.nextDeadline { earliest = min(earliest ?? deadline, deadline) }
         }
         return earliest
     }
@@ -132,7 +133,7 @@ public struct KnobGroup: Sendable {
     /// kept).
     mutating func translate(_ batches: [(Int, [KnobEngine.Event])]) -> [Event] {
         var tagged: [(index: Int, event: KnobEngine.Event)] = batches.flatMap { batch in batch.1.map { (batch.0, $0) } }
-        if batches.lazy.filter({ !$0.1.isEmpty }).dropFirst().first != nil {  // more than one knob spoke
+        if batches.count > 1, batches.count(where: { !$0.1.isEmpty }) > 1 {  // more than one knob spoke
             tagged = tagged.enumerated().sorted { (Self.time($0.element.event), $0.offset) < (Self.time($1.element.event), $1.offset) }
                 .map(\.element)
         }

@@ -132,10 +132,14 @@ public struct Motion: Sendable, Hashable {
     /// The next time after `time` at which something observable happens — a reported detent
     /// step, the hand-over from coast to spring, or the settle — or nil once settled.
     public func nextDeadline(after time: Nanoseconds) -> Nanoseconds? {
-        var candidates = stepNanoseconds.filter { $0 > time }
-        if coast != nil { candidates.append(startNanoseconds + Motion.nanoseconds(coastSeconds)) }
-        candidates.append(settleNanoseconds)
-        return candidates.filter { $0 > time }.min()
+        // Without building an array: asked at every step and wake-up. The steps are in order.
+        var earliest = stepNanoseconds.first(where: { $0 > time })
+        if coast != nil { earliest = Pipeline.earliest(earliest, Self.after(time, startNanoseconds + Motion.nanoseconds(coastSeconds))) }
+        return Pipeline.earliest(earliest, Self.after(time, settleNanoseconds))
+    }
+
+    static func after(_ time: Nanoseconds, _ candidate: Nanoseconds) -> Nanoseconds? {
+        candidate > time ? candidate : nil
     }
 
     /// Reported detent steps in (from, through]: each with its time and the new detent.

@@ -43,7 +43,9 @@ public struct Pipeline: Sendable {
         Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
     }
 
-    static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
+    /// The earlier of two optional times (either when the other is nil).
+    @inlinable
+    public static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
         guard let a else { return b }
         guard let b else { return a }
         return min(a, b)
@@ -52,8 +54,11 @@ public struct Pipeline: Sendable {
     /// Does, in time order and each at its own time, everything due by `now`.
     public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
         var messages: [ServerMessage] = []
-        while let due = nextDeadline, due <= now {
-            if let deadline = core.nextDeadline, deadline == due {
+        while true {
+            // The controls' deadline asked once a turn: it is most of the search.
+            let controlsDue = core.nextDeadline
+            guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
+            if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
                 messages += core.advance(to: deadline)
             } else if let frame = nextFrame, frame == due {
