@@ -33,6 +33,16 @@ extension JSONValue {
     /// other byte of its UTF-8 as it is.
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // The usual text (a class, a key, a phase) needs no escape: its bytes in one append.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), byte])

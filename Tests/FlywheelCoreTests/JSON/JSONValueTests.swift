@@ -3,6 +3,34 @@ import Testing
 
 @Suite("JSON encoding")
 struct JSONValueTests {
+    @Test("strings are quoted with quotes, backslashes and control characters escaped, other bytes as they are")
+    func quoting() {
+        // Short (stored inline) and long strings, with nothing to escape and with each escape.
+        let plain = ["", "tempo", "settled", "scrub-commit", "a rather longer text than fifteen bytes", "é", "naïve ☃ 🎛", "\u{7F}~ "]
+        var texts = plain
+        for special in ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{1B}"] {
+            texts += plain.map { $0 + special } + plain.map { special + $0 + special + $0 }
+        }
+        for text in texts {
+            var expected = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": expected += "\\\""
+                case "\\": expected += "\\\\"
+                case "\n": expected += "\\n"
+                case "\r": expected += "\\r"
+                case "\t": expected += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    expected += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: expected.unicodeScalars.append(scalar)
+                }
+            }
+            expected += "\""
+            #expect(JSONValue.string(text).encoded() == expected, "\(Array(text.utf8))")
+        }
+    }
+
     @Test("objects keep their key order and escape strings")
     func ordering() {
         let value = JSONValue.object([
