@@ -71,7 +71,7 @@ public struct KnobGroup: Sendable {
         for index in members.indices where members[index].engine.nextDeadline != nil {
             batches.append((index, members[index].engine.advance(to: time)))
         }
-        return translate(batches)
+        return batches.isEmpty ? [] : translate(batches)
     }
 
     /// When to call ``advance(to:)`` next; nil when every knob rests.
@@ -112,8 +112,7 @@ public struct KnobGroup: Sendable {
     /// The member for `device`, created (or, at rest, moved) onto `base`.
     mutating func member(_ device: DeviceIdentity, base: Int, acceleration: Bool) -> Int {
         if let index = members.firstIndex(where: { $0.device == device }) {
-            let engine = members[index].engine
-            if !members[index].inGesture, engine.nextDeadline == nil, engine.reportedDetent != base {
+            if !members[index].inGesture, members[index].engine.nextDeadline == nil, members[index].engine.reportedDetent != base {
                 members[index].engine.set(detent: base)
                 members[index].reported = members[index].engine.reportedDetent
             }
@@ -132,14 +131,17 @@ public struct KnobGroup: Sendable {
     /// The engines' events as the control's, in time order across knobs (each knob's own order
     /// kept).
     mutating func translate(_ batches: [(Int, [KnobEngine.Event])]) -> [Event] {
-        var tagged: [(index: Int, event: KnobEngine.Event)] = batches.flatMap { batch in batch.1.map { (batch.0, $0) } }
+        var tagged: [(index: Int, event: KnobEngine.Event)] = []
+        for (index, events) in batches {
+            for event in events { tagged.append((index, event)) }
+        }
         if batches.count > 1, batches.count(where: { !$0.1.isEmpty }) > 1 {  // more than one knob spoke
             tagged = tagged.enumerated().sorted { (Self.time($0.element.event), $0.offset) < (Self.time($1.element.event), $1.offset) }
                 .map(\.element)
         }
         var out: [Event] = []
         for (index, event) in tagged {
-            let othersInGesture = members.indices.contains { $0 != index && members[$0].inGesture }
+            var othersInGesture: Bool { members.indices.contains { $0 != index && members[$0].inGesture } }
             switch event {
             case .began(let t):
                 // A knob that turns again while its last turn still springs or coasts continues

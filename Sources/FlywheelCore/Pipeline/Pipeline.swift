@@ -60,14 +60,14 @@ public struct Pipeline: Sendable {
             guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
             if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
-                messages += core.advance(to: deadline)
+                messages.join(core.advance(to: deadline))
             } else if let frame = nextFrame, frame == due {
                 step(to: frame)
-                messages += core.frames(at: frame)
+                messages.join(core.frames(at: frame))
                 lastFrame = frame
                 nextFrame = nil
             } else if let input = playback?.next(dueBy: due) {
-                messages += route(input, from: playback!.device)
+                messages.join(route(input, from: playback!.device))
             } else {
                 break  // a loop restarted: its first item is due later
             }
@@ -81,8 +81,8 @@ public struct Pipeline: Sendable {
     public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
         var messages: [ServerMessage] = []
         for input in inputs {
-            messages += advance(to: max(input.timeNanoseconds, time))
-            messages += route(input, from: device)
+            messages.join(advance(to: max(input.timeNanoseconds, time)))
+            messages.join(route(input, from: device))
             scheduleFrame()
         }
         return messages
@@ -140,7 +140,7 @@ public struct Pipeline: Sendable {
     public mutating func runToEnd() -> [ServerMessage] {
         precondition(playback?.loops != true, "a looping playback has no end")
         var messages: [ServerMessage] = []
-        while let due = nextDeadline { messages += advance(to: due) }
+        while let due = nextDeadline { messages.join(advance(to: due)) }
         return messages
     }
 }
