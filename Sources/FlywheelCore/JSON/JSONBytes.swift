@@ -75,17 +75,22 @@ extension JSONValue {
                 if value < 0 { out.append(UInt8(ascii: "-")) }
                 appendDecimal(micros / 1_000_000, into: &out)
                 out.append(UInt8(ascii: "."))
-                var fraction = micros % 1_000_000
-                var divisor: UInt64 = 100_000
-                while fraction > 0 {
-                    out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
-                    fraction %= divisor
-                    divisor /= 10
-                }
+                appendFraction(micros % 1_000_000, from: 100_000, trimmed: true, into: &out)
                 return
             }
         }
         out.append(contentsOf: format(value).utf8)
+    }
+
+    /// Appends the digits of `fraction` (below ten times `divisor`, a power of ten) from the one
+    /// `divisor` counts, leading zeros included: all of them, or (`trimmed`) up to the last non-zero one.
+    static func appendFraction(_ fraction: UInt64, from divisor: UInt64, trimmed: Bool, into out: inout [UInt8]) {
+        var fraction = fraction, divisor = divisor
+        while divisor > 0, !(trimmed && fraction == 0) {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
     }
 
     static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
@@ -128,12 +133,6 @@ extension Int64 {
         let magnitude = UInt64(self.magnitude)
         JSONValue.appendDecimal(magnitude / 1_000_000_000, into: &out)
         out.append(UInt8(ascii: "."))
-        var fraction = magnitude % 1_000_000_000
-        var divisor: UInt64 = 100_000_000
-        while divisor > 0 {
-            out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
-        }
+        JSONValue.appendFraction(magnitude % 1_000_000_000, from: 100_000_000, trimmed: false, into: &out)
     }
 }
