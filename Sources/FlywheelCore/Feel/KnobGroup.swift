@@ -68,7 +68,7 @@ public struct KnobGroup: Sendable {
     /// Brings every knob to `time`, their events in time order.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
         var batches: [(Int, [KnobEngine.Event])] = []
-        for index in members.indices where members[index].engine.nextDeadline != nil {
+        for index in members.indices where deadline(of: index) != nil {
             batches.append((index, members[index].engine.advance(to: time)))
         }
         return batches.isEmpty ? [] : translate(batches)
@@ -76,12 +76,17 @@ public struct KnobGroup: Sendable {
 
     /// When to call ``advance(to:)`` next; nil when every knob rests.
     public var nextDeadline: Nanoseconds? {
-        // By index: a member (an engine) is not copied to be asked.
         var earliest: Nanoseconds?
         for index in members.indices {
-            if let deadline = members[index].engine.nextDeadline { earliest = min(earliest ?? deadline, deadline) }
+            if let deadline = deadline(of: index) { earliest = min(earliest ?? deadline, deadline) }
         }
         return earliest
+    }
+
+    /// The deadline of member `index`'s engine, asked where the engine is: an array element read
+    /// by value is a copy of the engine, a retain and a release for each array in it.
+    func deadline(of index: Int) -> Nanoseconds? {
+        members.withUnsafeBufferPointer { $0[index].engine.nextDeadline }
     }
 
     /// Puts every knob on `detent` at rest (a client `set`, or the end of a scrub).
@@ -98,8 +103,9 @@ public struct KnobGroup: Sendable {
     /// position exactly when `base` is its reported detent.
     public func frame(at time: Nanoseconds, base: Int) -> (position: Double, velocity: Double)? {
         var result: (position: Double, velocity: Double)?
-        for member in members {
-            guard let frame = member.engine.frame(at: time) else { continue }
+        for index in members.indices {
+            let member = members.withUnsafeBufferPointer { (frame: $0[index].engine.frame(at: time), reported: $0[index].reported) }
+            guard let frame = member.frame else { continue }
             if let sum = result {
                 result = (sum.position + (frame.position - Double(member.reported)), sum.velocity + frame.velocity)
             } else {
@@ -112,7 +118,7 @@ public struct KnobGroup: Sendable {
     /// The member for `device`, created (or, at rest, moved) onto `base`.
     mutating func member(_ device: DeviceIdentity, base: Int, acceleration: Bool) -> Int {
         if let index = members.firstIndex(where: { $0.device == device }) {
-            if !members[index].inGesture, members[index].engine.nextDeadline == nil, members[index].engine.reportedDetent != base {
+            if !members[index].inGesture, deadline(of: index) == nil, members[index].engine.reportedDetent != base {
                 members[index].engine.set(detent: base)
                 members[index].reported = members[index].engine.reportedDetent
             }
