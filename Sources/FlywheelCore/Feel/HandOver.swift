@@ -18,7 +18,10 @@ struct HandOver: Sendable {
     init(_ plan: MotionPlan, release: Nanoseconds) {
         self.plan = plan
         let first = plan.coastSteps(through: release)
-        if first.knownThrough >= release {
+        // Kept as a plan only when the first steps reach the release and the spring starts after
+        // it: frames up to the release then need nothing more (a slow turn's hand-over has no
+        // coast, and its frames would otherwise work the whole motion out again each time).
+        if first.knownThrough >= release, plan.springStartNanoseconds > release {
             (steps, knownThrough, motion) = (first.steps, first.knownThrough, nil)
         } else {
             let motion = Motion(plan)
