@@ -164,12 +164,17 @@ public final class Daemon {
 
     /// Arms the timer for the earliest deadline of anything.
     func schedule() {
-        var deadlines: [Nanoseconds] = []
-        if let deadline = pipeline.nextDeadline { deadlines.append(deadline) }
-        if let nextWatchdog { deadlines.append(nextWatchdog) }
-        if let deadline = manager?.nextDeadline { deadlines.append(deadline) }
-        if let nextBeat, manager?.openDevices.isEmpty == false { deadlines.append(nextBeat) }
-        loop.arm(at: deadlines.min())
+        // Without building an array, and the pipeline asked in place (not copied out of the daemon).
+        var earliest = Pipeline.earliest(Self.nextDeadline(of: &pipeline), nextWatchdog)
+        if let manager {
+            earliest = Pipeline.earliest(earliest, manager.nextDeadline)
+            if let nextBeat, !manager.openDevices.isEmpty { earliest = Pipeline.earliest(earliest, nextBeat) }
+        }
+        loop.arm(at: earliest)
+    }
+
+    static func nextDeadline(of pipeline: inout Pipeline) -> Nanoseconds? {
+        pipeline.nextDeadline
     }
 
     func wake() {

@@ -72,12 +72,11 @@ public struct ScrubControl: Sendable {
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
     public var nextDeadline: Nanoseconds? {
-        var deadlines = [knobs.nextDeadline, pendingCommit].compactMap { $0 }
-        if let since = shuttleSince, shuttleRate != 0 {
-            let seconds = scrubber.secondsPerDetent / abs(shuttleRate)
-            deadlines.append(since + max(1_000_000, Nanoseconds(seconds * 1e9)))
-        }
-        return deadlines.min()
+        // Without building an array: asked at every step and wake-up.
+        let earliest = Pipeline.earliest(knobs.nextDeadline, pendingCommit)
+        guard let since = shuttleSince, shuttleRate != 0 else { return earliest }
+        let seconds = scrubber.secondsPerDetent / abs(shuttleRate)
+        return Pipeline.earliest(earliest, since + max(1_000_000, Nanoseconds(seconds * 1e9)))
     }
 
     /// A shuttle ring's rate (× real time; 0 at centre). Leaving centre begins a scrub; returning

@@ -49,7 +49,7 @@ public struct KnobEngine: Sendable {
     /// While an encoder's silence is not yet a release: the motion that release will start from
     /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
     /// the hand hands over to the coast without a stop; the next input replans it.
-    var handOver: Motion?
+    var handOver: HandOver?
     /// The hand-over's detent steps up to this time have been reported.
     var handOverReportedThrough: Nanoseconds = .min
 
@@ -135,9 +135,11 @@ public struct KnobEngine: Sendable {
         guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return }
         let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
         guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return }
-        handOver = Motion(
-            releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
-            bounds: bounds, parameters: parameters)
+        handOver = HandOver(
+            MotionPlan(
+                releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
+                bounds: bounds, parameters: parameters),
+            release: lastInput + parameters.releaseSilenceNanoseconds)
         handOverReportedThrough = lastInput - 1
     }
 
@@ -175,7 +177,7 @@ public struct KnobEngine: Sendable {
         if let bounceQuietAt { return bounceQuietAt }
         if gestureActive && !touching, let lastInput {
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            return min(release, handOver?.stepNanoseconds.first(where: { $0 > handOverReportedThrough }) ?? release)
+            return min(release, handOver?.firstStep(after: handOverReportedThrough, upTo: release) ?? release)
         }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
@@ -232,7 +234,7 @@ public struct KnobEngine: Sendable {
 
     /// The release at `time`: the motion is the hand-over under way (whose steps up to now are
     /// reported), or one planned from here.
-    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: Motion? = nil) -> [Event] {
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: HandOver? = nil) -> [Event] {
         // A bounce still settling: the motion starts from where the hand is.
         var settledBounce: [Event] = []
         if bounceQuietAt != nil {
@@ -244,7 +246,7 @@ public struct KnobEngine: Sendable {
         let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
         self.handOver = nil
-        motion = handOver ?? Motion(
+        motion = handOver?.completed ?? Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
         var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
@@ -272,7 +274,6 @@ public struct KnobEngine: Sendable {
         }
         // While an encoder's silence is not yet a release, the frames show the hand-over: the hand
         // carried on into the coast without a stop.
-        let state = handOver.state(at: time)
-        return (state.position, state.velocity)
+        return handOver.state(at: time)
     }
 }

@@ -68,19 +68,25 @@ public struct KnobGroup: Sendable {
     /// Brings every knob to `time`, their events in time order.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
         var batches: [(Int, [KnobEngine.Event])] = []
-        for index in members.indices where members[index].engine.nextDeadline != nil {
+        for index in members.indices where deadline(of: index) != nil {
             batches.append((index, members[index].engine.advance(to: time)))
         }
-        return translate(batches)
+        return batches.isEmpty ? [] : translate(batches)
     }
 
     /// When to call ``advance(to:)`` next; nil when every knob rests.
     public var nextDeadline: Nanoseconds? {
         var earliest: Nanoseconds?
-        for member in members {
-            if let deadline = member.engine.nextDeadline { earliest = min(earliest ?? deadline, deadline) }
+        for index in members.indices {
+            if let deadline = deadline(of: index) { earliest = min(earliest ?? deadline, deadline) }
         }
         return earliest
+    }
+
+    /// The deadline of member `index`'s engine, asked where the engine is: an array element read
+    /// by value is a copy of the engine, a retain and a release for each array in it.
+    func deadline(of index: Int) -> Nanoseconds? {
+        members.withUnsafeBufferPointer { $0[index].engine.nextDeadline }
     }
 
     /// Puts every knob on `detent` at rest (a client `set`, or the end of a scrub).
@@ -97,8 +103,9 @@ public struct KnobGroup: Sendable {
     /// position exactly when `base` is its reported detent.
     public func frame(at time: Nanoseconds, base: Int) -> (position: Double, velocity: Double)? {
         var result: (position: Double, velocity: Double)?
-        for member in members {
-            guard let frame = member.engine.frame(at: time) else { continue }
+        for index in members.indices {
+            let member = members.withUnsafeBufferPointer { (frame: $0[index].engine.frame(at: time), reported: $0[index].reported) }
+            guard let frame = member.frame else { continue }
             if let sum = result {
                 result = (sum.position + (frame.position - Double(member.reported)), sum.velocity + frame.velocity)
             } else {
@@ -111,8 +118,7 @@ public struct KnobGroup: Sendable {
     /// The member for `device`, created (or, at rest, moved) onto `base`.
     mutating func member(_ device: DeviceIdentity, base: Int, acceleration: Bool) -> Int {
         if let index = members.firstIndex(where: { $0.device == device }) {
-            let engine = members[index].engine
-            if !members[index].inGesture, engine.nextDeadline == nil, engine.reportedDetent != base {
+            if !members[index].inGesture, deadline(of: index) == nil, members[index].engine.reportedDetent != base {
                 members[index].engine.set(detent: base)
                 members[index].reported = members[index].engine.reportedDetent
             }
@@ -131,14 +137,17 @@ public struct KnobGroup: Sendable {
     /// The engines' events as the control's, in time order across knobs (each knob's own order
     /// kept).
     mutating func translate(_ batches: [(Int, [KnobEngine.Event])]) -> [Event] {
-        var tagged: [(index: Int, event: KnobEngine.Event)] = batches.flatMap { batch in batch.1.map { (batch.0, $0) } }
-        if batches.lazy.filter({ !$0.1.isEmpty }).dropFirst().first != nil {  // more than one knob spoke
+        var tagged: [(index: Int, event: KnobEngine.Event)] = []
+        for (index, events) in batches {
+            for event in events { tagged.append((index, event)) }
+        }
+        if batches.count > 1, batches.count(where: { !$0.1.isEmpty }) > 1 {  // more than one knob spoke
             tagged = tagged.enumerated().sorted { (Self.time($0.element.event), $0.offset) < (Self.time($1.element.event), $1.offset) }
                 .map(\.element)
         }
         var out: [Event] = []
         for (index, event) in tagged {
-            let othersInGesture = members.indices.contains { $0 != index && members[$0].inGesture }
+            var othersInGesture: Bool { members.indices.contains { $0 != index && members[$0].inGesture } }
             switch event {
             case .began(let t):
                 // A knob that turns again while its last turn still springs or coasts continues

@@ -59,69 +59,40 @@ public struct Motion: Sendable, Hashable {
         releasedAt start: Nanoseconds, position handPosition: Double, velocity rawVelocity: Double, reportedDetent: Int,
         bounds: Bounds = .unbounded, parameters: FeelParameters = FeelParameters()
     ) {
-        let k = parameters.friction.perSecond
-        let position = bounds.displayed(handPosition)
-        let shownVelocity = bounds.displayedVelocity(rawVelocity, at: handPosition)
-        let velocity = min(max(shownVelocity, -parameters.maximumSpeed), parameters.maximumSpeed)
-        var target: Int
-        let fling = abs(velocity) >= parameters.effectiveMinimumFlingSpeed && velocity != 0
-        if fling {
-            target = Int((position + velocity / k).rounded())
-            let direction = velocity > 0 ? 1 : -1
-            let nearest = Int(position.rounded())
-            if (target - nearest) * direction < 1 { target = nearest + direction }
-        } else {
-            target = Int(position.rounded())
-        }
-        target = bounds.clamp(target)
-        // Without a fling the spring only seats the knob on its detent: it carries no more speed
-        // than would travel half a detent under friction, so a fast turn stopped dead does not
-        // swing on past its detent.
-        let settleVelocity = fling ? velocity : min(max(velocity, -0.5 * k), 0.5 * k)
-        let distance = Double(target) - position
-        var coast: Coast?
-        var coastSeconds = 0.0
-        var springStart = (position: position, velocity: settleVelocity)
-        if fling, abs(distance) > 1, (distance > 0) == (velocity > 0) {
-            let retuned = Coast(position: position, velocity: velocity, friction: velocity / distance)
-            let handover = Double(target) - (distance > 0 ? 0.25 : -0.25)
-            let seconds = retuned.seconds(toReach: handover) ?? 0
-            coast = retuned
-            coastSeconds = seconds
-            springStart = (retuned.position(after: seconds), retuned.velocity(after: seconds))
-        }
-        let spring = SpringMotion(
-            from: springStart.position, velocity: springStart.velocity, to: Double(target), parameters: parameters.spring)
+        self.init(
+            MotionPlan(
+                releasedAt: start, position: handPosition, velocity: rawVelocity, reportedDetent: reportedDetent, bounds: bounds,
+                parameters: parameters))
+    }
+
+    /// The motion a plan describes: the spring's settle (or the wall) and every reported step.
+    init(_ plan: MotionPlan) {
+        let start = plan.startNanoseconds, spring = plan.spring, target = plan.target
         self.startNanoseconds = start
-        self.startDetent = reportedDetent
+        self.startDetent = plan.startDetent
         self.target = target
-        self.coast = coast
-        self.coastSeconds = coastSeconds
+        self.coast = plan.coast
+        self.coastSeconds = plan.coastSeconds
         self.spring = spring
         var springSeconds = spring.settleSeconds
-        if let direction = bounds.wallDirection(at: target) {
+        if let direction = plan.bounds.wallDirection(at: target) {
             // It reaches the wall when it comes back to the end, or to within what shows of it
             // (``Bounds/wallThreshold``: a stiff, slow spring-back would otherwise creep for a second).
             let near = direction == 0 ? nil : spring.firstTime(reaching: Double(target) - direction * Bounds.wallThreshold, moving: direction, to: springSeconds)
             let exact = spring.firstTime(reaching: Double(target), moving: direction, to: springSeconds)
             if let wall = [near, exact].compactMap({ $0 }).min() { springSeconds = wall }
         }
-        let settleSeconds = coastSeconds + springSeconds
+        let settleSeconds = plan.coastSeconds + springSeconds
         self.settleNanoseconds = start + Motion.nanoseconds(settleSeconds)
 
         // The reported detent's steps: the first time the position reaches each cell boundary.
         var steps: [Nanoseconds] = []
-        let direction = target > reportedDetent ? 1.0 : -1.0
+        steps.reserveCapacity(plan.stepCount)
         var previous = start
-        for k in stride(from: 1, through: abs(target - reportedDetent), by: 1) {
-            let boundary = Double(reportedDetent) + direction * (Double(k) - 0.5)
-            var seconds: Double?
-            if direction * (position - boundary) >= 0 {
-                seconds = 0
-            } else if let coast, let t = coast.seconds(toReach: boundary), t <= coastSeconds {
-                seconds = t
-            } else if let t = spring.firstTime(reaching: boundary, to: springSeconds) {
-                seconds = coastSeconds + t
+        for k in stride(from: 1, through: plan.stepCount, by: 1) {
+            var seconds = plan.coastStepSeconds(k)
+            if seconds == nil, let t = spring.firstTime(reaching: plan.boundary(k), to: springSeconds) {
+                seconds = plan.coastSeconds + t
             }
             let time = min(max(previous, seconds.map { start + Motion.nanoseconds($0) } ?? settleNanoseconds), settleNanoseconds)
             steps.append(time)
@@ -143,31 +114,48 @@ public struct Motion: Sendable, Hashable {
             return State(position: Double(target), velocity: 0, phase: .resting, reportedDetent: target)
         }
         let seconds = Double(time - startNanoseconds) / 1e9
+        let moving = Motion.movingState(seconds: seconds, coast: coast, coastSeconds: coastSeconds, spring: spring)
+        return State(
+            position: moving.position, velocity: moving.velocity, phase: coast != nil && seconds < coastSeconds ? .coasting : .springing,
+            reportedDetent: reported)
+    }
+
+    /// Position and velocity `seconds` after the start of a motion that has not settled.
+    static func movingState(seconds: Double, coast: Coast?, coastSeconds: Double, spring: SpringMotion) -> (position: Double, velocity: Double) {
         if let coast, seconds < coastSeconds {
-            return State(
-                position: coast.position(after: seconds), velocity: coast.velocity(after: seconds), phase: .coasting,
-                reportedDetent: reported)
+            return (coast.position(after: seconds), coast.velocity(after: seconds))
         }
         let t = seconds - coastSeconds
-        return State(
-            position: spring.position(after: t), velocity: spring.velocity(after: t), phase: .springing,
-            reportedDetent: reported)
+        return (spring.position(after: t), spring.velocity(after: t))
     }
 
     /// The next time after `time` at which something observable happens — a reported detent
     /// step, the hand-over from coast to spring, or the settle — or nil once settled.
     public func nextDeadline(after time: Nanoseconds) -> Nanoseconds? {
-        var candidates = stepNanoseconds.filter { $0 > time }
-        if coast != nil { candidates.append(startNanoseconds + Motion.nanoseconds(coastSeconds)) }
-        candidates.append(settleNanoseconds)
-        return candidates.filter { $0 > time }.min()
+        // Without building an array: asked at every step and wake-up. The steps are in order.
+        var earliest = stepNanoseconds.first(where: { $0 > time })
+        if coast != nil { earliest = Pipeline.earliest(earliest, Self.after(time, startNanoseconds + Motion.nanoseconds(coastSeconds))) }
+        return Pipeline.earliest(earliest, Self.after(time, settleNanoseconds))
+    }
+
+    static func after(_ time: Nanoseconds, _ candidate: Nanoseconds) -> Nanoseconds? {
+        candidate > time ? candidate : nil
     }
 
     /// Reported detent steps in (from, through]: each with its time and the new detent.
     public func steps(after from: Nanoseconds, through to: Nanoseconds) -> [(timeNanoseconds: Nanoseconds, detent: Int)] {
+        Motion.steps(stepNanoseconds, from: startDetent, to: target, after: from, through: to)
+    }
+
+    /// The steps among `times` (the steps from `startDetent` towards `target`) in (from, through].
+    static func steps(
+        _ times: [Nanoseconds], from startDetent: Int, to target: Int, after from: Nanoseconds, through to: Nanoseconds
+    ) -> [(timeNanoseconds: Nanoseconds, detent: Int)] {
         let direction = target > startDetent ? 1 : -1
-        return stepNanoseconds.enumerated().compactMap { index, time in
-            time > from && time <= to ? (time, startDetent + direction * (index + 1)) : nil
+        var steps: [(timeNanoseconds: Nanoseconds, detent: Int)] = []
+        for (index, time) in times.enumerated() where time > from && time <= to {
+            steps.append((time, startDetent + direction * (index + 1)))
         }
+        return steps
     }
 }

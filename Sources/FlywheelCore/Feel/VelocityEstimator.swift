@@ -41,7 +41,7 @@ public struct VelocityEstimator: Sendable, Hashable {
     }
 
     /// Forgets every sample (a new gesture).
-    public mutating func reset() { samples.removeAll() }
+    public mutating func reset() { samples.removeAll(keepingCapacity: true) }
 
     /// The velocity at a release at `release`, in detents per second.
     ///
@@ -50,18 +50,28 @@ public struct VelocityEstimator: Sendable, Hashable {
     /// the least-squares slope of the window's samples.
     public func velocity(atRelease release: Nanoseconds) -> Double {
         guard let newest = samples.last, release - newest.timeNanoseconds <= stalenessNanoseconds else { return 0 }
-        let window = samples.filter { $0.timeNanoseconds >= release - windowNanoseconds }
-        guard window.count >= 3 else { return 0 }
-        // Times relative to the newest sample, in seconds, for conditioning.
-        let ts = window.map { Double($0.timeNanoseconds - newest.timeNanoseconds) / 1e9 }
-        let xs = window.map(\.position)
-        let n = Double(window.count)
-        let meanT = ts.reduce(0, +) / n, meanX = xs.reduce(0, +) / n
+        // The window's samples, summed in place (no arrays: asked at every detent).
+        let cutoff = release - windowNanoseconds
+        var count = 0, sumT = 0.0, sumX = 0.0
+        for sample in samples where sample.timeNanoseconds >= cutoff {
+            count += 1
+            sumT += Self.seconds(sample, since: newest)
+            sumX += sample.position
+        }
+        guard count >= 3 else { return 0 }
+        let n = Double(count)
+        let meanT = sumT / n, meanX = sumX / n
         var sxx = 0.0, sxy = 0.0
-        for (t, x) in zip(ts, xs) {
+        for sample in samples where sample.timeNanoseconds >= cutoff {
+            let t = Self.seconds(sample, since: newest)
             sxx += (t - meanT) * (t - meanT)
-            sxy += (t - meanT) * (x - meanX)
+            sxy += (t - meanT) * (sample.position - meanX)
         }
         return sxx > 0 ? sxy / sxx : 0
+    }
+
+    /// A sample's time relative to the newest sample, in seconds (for conditioning).
+    static func seconds(_ sample: Sample, since newest: Sample) -> Double {
+        Double(sample.timeNanoseconds - newest.timeNanoseconds) / 1e9
     }
 }

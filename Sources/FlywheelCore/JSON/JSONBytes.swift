@@ -7,7 +7,7 @@ extension JSONValue {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): JSONValue.appendDecimal(value, into: &out)
-        case .double(let value): out.append(contentsOf: (value.isFinite ? JSONValue.format(value) : "null").utf8)
+        case .double(let value): JSONValue.appendDouble(value, into: &out)
         case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let text): JSONValue.quote(text, into: &out)
         case .array(let values):
@@ -33,6 +33,16 @@ extension JSONValue {
     /// other byte of its UTF-8 as it is.
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // The usual text (a class, a key, a phase) needs no escape: its bytes in one append.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
@@ -48,6 +58,39 @@ extension JSONValue {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` as ``format(_:)`` writes it (`null` when not finite), without a String for
+    /// the usual value of a message, one of at most six decimals (a frame's, a scrub's).
+    static func appendDouble(_ value: Double, into out: inout [UInt8]) {
+        guard value.isFinite else { return out.append(contentsOf: "null".utf8) }
+        let magnitude = abs(value)
+        if value != value.rounded(), magnitude >= 1e-3, magnitude < 1e8 {
+            let micro = (magnitude * 1e6).rounded()
+            if micro / 1e6 == magnitude {
+                // The double nearest a number of six decimals or fewer, where doubles are closer
+                // together than 1e-6: those decimals, trailing zeros dropped, are the shortest
+                // text that reads back as it, which is what `format` (Swift's description) writes.
+                let micros = UInt64(micro)
+                if value < 0 { out.append(UInt8(ascii: "-")) }
+                appendDecimal(micros / 1_000_000, into: &out)
+                out.append(UInt8(ascii: "."))
+                appendFraction(micros % 1_000_000, from: 100_000, trimmed: true, into: &out)
+                return
+            }
+        }
+        out.append(contentsOf: format(value).utf8)
+    }
+
+    /// Appends the digits of `fraction` (below ten times `divisor`, a power of ten) from the one
+    /// `divisor` counts, leading zeros included: all of them, or (`trimmed`) up to the last non-zero one.
+    static func appendFraction(_ fraction: UInt64, from divisor: UInt64, trimmed: Bool, into out: inout [UInt8]) {
+        var fraction = fraction, divisor = divisor
+        while divisor > 0, !(trimmed && fraction == 0) {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
     }
 
     static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
@@ -90,12 +133,6 @@ extension Int64 {
         let magnitude = UInt64(self.magnitude)
         JSONValue.appendDecimal(magnitude / 1_000_000_000, into: &out)
         out.append(UInt8(ascii: "."))
-        var fraction = magnitude % 1_000_000_000
-        var divisor: UInt64 = 100_000_000
-        while divisor > 0 {
-            out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
-        }
+        JSONValue.appendFraction(magnitude % 1_000_000_000, from: 100_000_000, trimmed: false, into: &out)
     }
 }

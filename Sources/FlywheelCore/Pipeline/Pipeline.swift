@@ -43,7 +43,9 @@ public struct Pipeline: Sendable {
         Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
     }
 
-    static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
+    /// The earlier of two optional times (either when the other is nil).
+    @inlinable
+    public static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
         guard let a else { return b }
         guard let b else { return a }
         return min(a, b)
@@ -52,17 +54,20 @@ public struct Pipeline: Sendable {
     /// Does, in time order and each at its own time, everything due by `now`.
     public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
         var messages: [ServerMessage] = []
-        while let due = nextDeadline, due <= now {
-            if let deadline = core.nextDeadline, deadline == due {
+        while true {
+            // The controls' deadline asked once a turn: it is most of the search.
+            let controlsDue = core.nextDeadline
+            guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
+            if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
-                messages += core.advance(to: deadline)
+                messages.join(core.advance(to: deadline))
             } else if let frame = nextFrame, frame == due {
                 step(to: frame)
-                messages += core.frames(at: frame)
+                messages.join(core.frames(at: frame))
                 lastFrame = frame
                 nextFrame = nil
             } else if let input = playback?.next(dueBy: due) {
-                messages += route(input, from: playback!.device)
+                messages.join(route(input, from: playback!.device))
             } else {
                 break  // a loop restarted: its first item is due later
             }
@@ -76,8 +81,8 @@ public struct Pipeline: Sendable {
     public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
         var messages: [ServerMessage] = []
         for input in inputs {
-            messages += advance(to: max(input.timeNanoseconds, time))
-            messages += route(input, from: device)
+            messages.join(advance(to: max(input.timeNanoseconds, time)))
+            messages.join(route(input, from: device))
             scheduleFrame()
         }
         return messages
@@ -135,7 +140,7 @@ public struct Pipeline: Sendable {
     public mutating func runToEnd() -> [ServerMessage] {
         precondition(playback?.loops != true, "a looping playback has no end")
         var messages: [ServerMessage] = []
-        while let due = nextDeadline { messages += advance(to: due) }
+        while let due = nextDeadline { messages.join(advance(to: due)) }
         return messages
     }
 }

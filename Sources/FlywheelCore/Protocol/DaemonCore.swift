@@ -82,9 +82,9 @@ public struct DaemonCore: Sendable {
             if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
         }
         switch control(for: route) {
-        case .scrub: events += scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
-        case .tempo: events += tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
-        case .volume: events += volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration)
+        case .scrub: events.join(scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
+        case .tempo: events.join(tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
+        case .volume: events.join(volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
         case nil: break
         }
         return events.map(ServerMessage.init)
@@ -187,7 +187,10 @@ public struct DaemonCore: Sendable {
     }
 
     mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
-        tempo.advance(to: time) + scrub.advance(to: time) + volume.advance(to: time)
+        var events = tempo.advance(to: time)
+        events.join(scrub.advance(to: time))
+        events.join(volume.advance(to: time))
+        return events
     }
 
     /// The next time a control needs ``advance(to:)``; nil when everything rests.

@@ -3,6 +3,57 @@ import Testing
 
 @Suite("JSON encoding")
 struct JSONValueTests {
+    @Test("strings are quoted with quotes, backslashes and control characters escaped, other bytes as they are")
+    func quoting() {
+        // Short (stored inline) and long strings, with nothing to escape and with each escape.
+        let plain = ["", "tempo", "settled", "scrub-commit", "a rather longer text than fifteen bytes", "é", "naïve ☃ 🎛", "\u{7F}~ "]
+        var texts = plain
+        for special in ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{1B}"] {
+            texts += plain.map { $0 + special } + plain.map { special + $0 + special + $0 }
+        }
+        for text in texts {
+            var expected = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": expected += "\\\""
+                case "\\": expected += "\\\\"
+                case "\n": expected += "\\n"
+                case "\r": expected += "\\r"
+                case "\t": expected += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    expected += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: expected.unicodeScalars.append(scalar)
+                }
+            }
+            expected += "\""
+            #expect(JSONValue.string(text).encoded() == expected, "\(Array(text.utf8))")
+        }
+    }
+
+    @Test("a double is written as Swift's shortest description: six-decimal values (frames', scrubs') and every other")
+    func doubles() {
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 1e-3, 0.000999999, 0.001001, 1e-4, 1.5e-5, 0.1, 0.2, 0.3, 1.000001, 99_999_999.999999, 1e8, 1e8 + 0.5,
+            123_456.789012, -7.25, 1e15, 1e16 + 2, 1.0 / 3, 2.0 / 3, .pi, .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        ]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D  // a fixed pseudo-random walk (a linear congruential sequence)
+        for index in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let scale = [1.0, 10, 1_000, 100_000, 1e7, 1e9][index % 6]
+            let raw = scale * (Double(state >> 11) / Double(UInt64(1) << 52) - 1)
+            values += [raw, (raw * 1e6).rounded() / 1e6, (raw * 1e3).rounded() / 1e3]
+        }
+        for micros in stride(from: -2_000_000, through: 2_000_000, by: 997) { values.append(Double(micros) / 1e6) }
+        for value in values {
+            var bytes: [UInt8] = []
+            JSONValue.appendDouble(value, into: &bytes)
+            let expected = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(value)")
+        }
+        for value in [Double.nan, .infinity, -.infinity] { #expect(JSONValue.double(value).encoded() == "null") }
+    }
+
     @Test("objects keep their key order and escape strings")
     func ordering() {
         let value = JSONValue.object([
