@@ -59,10 +59,10 @@ def callgrind_window(server, harness, rest_seconds=0):
     return counts
 
 
-def daemon_callgrind(tools, scenario, expect, frames_hz):
-    server = start_daemon(tools, ["--simulate", scenario, "--hold-until-clients", str(COUNT_CLIENTS), "--frames", str(frames_hz)], kind="callgrind")
+def daemon_callgrind(tools, scenario, expect, frames_hz, clients=COUNT_CLIENTS):
+    server = start_daemon(tools, ["--simulate", scenario, "--hold-until-clients", str(clients), "--frames", str(frames_hz)], kind="callgrind")
     server.dump()
-    harness = Harness(tools, server.sock, COUNT_CLIENTS, expect, frames=frames_hz > 0, hold=True)
+    harness = Harness(tools, server.sock, clients, expect, frames=frames_hz > 0, hold=True)
     return callgrind_window(server, harness)
 
 
@@ -81,11 +81,11 @@ def daemon_start_and_rest(tools):
     return counts
 
 
-def relay_callgrind(tools, schedule, expect):
-    server = start_relay(tools, COUNT_CLIENTS, schedule, kind="callgrind")
+def relay_callgrind(tools, schedule, expect, clients=COUNT_CLIENTS, rest_seconds=REST_SECONDS):
+    server = start_relay(tools, clients, schedule, kind="callgrind")
     start = server.dump()
-    harness = Harness(tools, server.sock, COUNT_CLIENTS, expect, hold=True)
-    counts = callgrind_window(server, harness, REST_SECONDS)
+    harness = Harness(tools, server.sock, clients, expect, hold=True)
+    counts = callgrind_window(server, harness, rest_seconds)
     counts["start_to_ready"] = start
     return counts
 
@@ -266,6 +266,9 @@ def main():
     figures["callgrind_daemon_spin_no_frames"] = daemon_callgrind(tools, SPIN, len(spin_events), 0)
     log("callgrind: the relay")
     figures["callgrind_relay"] = relay_callgrind(tools, schedule, len(latency_events))
+    log("callgrind: flywheeld and the relay, latency.sim to 1 client (the marginal cost of a line)")
+    figures["callgrind_daemon_events_1"] = daemon_callgrind(tools, LATENCY, len(latency_events), 0, clients=1)
+    figures["callgrind_relay_1"] = relay_callgrind(tools, schedule, len(latency_events), clients=1, rest_seconds=0)
     log("strace and allocations: flywheeld, latency.sim; spin.sim with frames; the relay")
     figures["counted_daemon_events"] = daemon_counted(tools, LATENCY, len(latency_events), 0)
     figures["counted_daemon_spin"] = daemon_counted(tools, SPIN, len(spin_events), 60)

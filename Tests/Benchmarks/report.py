@@ -52,6 +52,15 @@ def derive(f):
     d["daemon_instructions_per_frame_line"] = round((spin["scenario"] - still["scenario"]) / spin["result"]["frames"])
     d["daemon_instructions_per_frame"] = round((spin["scenario"] - still["scenario"]) * clients / spin["result"]["frames"])
     d["ratio_instructions_per_delivered_line"] = round(d["daemon_instructions_per_delivered_line"] / d["relay_instructions_per_delivered_line"], 1)
+    # The marginal cost of a delivered line: what 15 more clients add, per line they add (the work
+    # per event, done once however many clients listen, cancels out).
+    for who, many, one in (("daemon", "callgrind_daemon_events", "callgrind_daemon_events_1"), ("relay", "callgrind_relay", "callgrind_relay_1")):
+        if one in f:
+            a, b = f[many], f[one]
+            d[who + "_marginal_instructions_per_delivered_line"] = round((a["scenario"] - b["scenario"]) / (a["result"]["lines"] - b["result"]["lines"]))
+    if "daemon_marginal_instructions_per_delivered_line" in d:
+        d["ratio_marginal_instructions_per_delivered_line"] = round(
+            d["daemon_marginal_instructions_per_delivered_line"] / d["relay_marginal_instructions_per_delivered_line"], 2)
     for who, key in (("daemon", "counted_daemon_events"), ("relay", "counted_relay")):
         run = f[key]
         lines, calls = run["result"]["lines"], run["syscalls"]
@@ -162,6 +171,10 @@ def render(f, d):
         d["daemon_instructions_per_event"] / d["relay_instructions_per_event"]))
     w("| instructions per delivered line | %s | %s | **%.1f×** |" % (
         number(d["daemon_instructions_per_delivered_line"]), number(d["relay_instructions_per_delivered_line"]), d["ratio_instructions_per_delivered_line"]))
+    if "ratio_marginal_instructions_per_delivered_line" in d:
+        w("| instructions a delivered line adds (16 clients minus 1, per line more: the per-event work cancels) | %s | %s | %.2f× |" % (
+            number(d["daemon_marginal_instructions_per_delivered_line"]), number(d["relay_marginal_instructions_per_delivered_line"]),
+            d["ratio_marginal_instructions_per_delivered_line"]))
     w("| instructions per frame (`spin.sim`, 60 Hz, %d clients watching: with frames minus without) | %s | — | |" % (
         clients, number(d["daemon_instructions_per_frame"])))
     w("| instructions per delivered frame line | %s | %s (a line) | %.1f× |" % (
@@ -255,6 +268,9 @@ def render(f, d):
         d["daemon_write_side_syscalls_per_delivered_line"], met(d["daemon_write_side_syscalls_per_delivered_line"] <= 1.0)))
     w("| instructions per delivered line within 1.5× of the relay's | %.1f× | %s |" % (
         d["ratio_instructions_per_delivered_line"], met(d["ratio_instructions_per_delivered_line"] <= 1.5)))
+    if "ratio_marginal_instructions_per_delivered_line" in d:
+        w("| (beside it: the instructions a delivered line adds, within 1.5× of the relay's) | %.2f× | %s |" % (
+            d["ratio_marginal_instructions_per_delivered_line"], met(d["ratio_marginal_instructions_per_delivered_line"] <= 1.5)))
     w("| 0 instructions at rest | %s | %s |" % (number(d["daemon_rest_instructions"]), met(d["daemon_rest_instructions"] == 0)))
     w("| ≤ 8 MiB RSS at rest | %s KiB | %s |" % (number(d["rss_rest_kib"]), met(d["rss_rest_kib"] <= 8192)))
     w("| ≤ 10 MiB RSS serving %d clients | %s KiB | %s |" % (clients, number(d["rss_spin_kib"]), met(d["rss_spin_kib"] <= 10240)))

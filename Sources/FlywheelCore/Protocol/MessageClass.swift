@@ -5,6 +5,27 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
     /// The classes a client chooses with `watch`; the others are replies and errors.
     public static let watchable: [MessageClass] = [.tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame]
 
+    /// This class's bit in a ``Subscription/classMask``.
+    public var bit: UInt32 {
+        switch self {
+        case .hello: return 1 << 0
+        case .state: return 1 << 1
+        case .tempo: return 1 << 2
+        case .volume: return 1 << 3
+        case .scrub: return 1 << 4
+        case .mode: return 1 << 5
+        case .frame: return 1 << 6
+        case .button: return 1 << 7
+        case .device: return 1 << 8
+        case .gap: return 1 << 9
+        case .hint: return 1 << 10
+        case .error: return 1 << 11
+        case .pong: return 1 << 12
+        case .watch: return 1 << 13
+        case .tap: return 1 << 14
+        }
+    }
+
     /// Whether every client receives it whatever it watches (replies and errors).
     /// (A switch, not a search of ``watchable``: asked for every message and client.)
     public var isAlwaysDelivered: Bool {
@@ -26,6 +47,16 @@ public struct Subscription: Sendable, Hashable {
     public init(classes: Set<MessageClass>? = nil, frames: Bool = false) {
         self.classes = classes
         self.frames = frames
+    }
+
+    /// The classes it receives as bits (``MessageClass/bit``; `frame`'s set when it wants frames):
+    /// what a server keeps per client, so that asking whether one wants a message is an AND, not
+    /// a hash. `wants(m)` is `classMask & m.messageClass.bit != 0`.
+    public var classMask: UInt32 {
+        MessageClass.allCases.reduce(0) { mask, kind in
+            let wanted = kind == .frame ? frames : kind.isAlwaysDelivered || (classes?.contains(kind) ?? true)
+            return wanted ? mask | kind.bit : mask
+        }
     }
 
     /// Whether this client receives `message`.
