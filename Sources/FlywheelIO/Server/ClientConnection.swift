@@ -94,10 +94,11 @@ final class ClientConnection {
     func sendNow(_ message: ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
         let next = seq + 1
-        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(message, seq: next, skipping: 0, to: fd) }
+        var total = 0
+        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(message, seq: next, skipping: 0, to: fd, total: &total) }
         guard case .processed(let written)? = result, written > 0 else { return .notSent }
         seq = next
-        if written == message.count(seq: next) { return .sent }
+        if written == total { return .sent }
         let counted = !message.isFrame
         if counted { discreteQueued += 1 }
         queue.append(Pending(message: message, seq: next, counted: counted))
@@ -135,8 +136,15 @@ final class ClientConnection {
     /// One `sendmsg` of `message` with `seq`, from byte `skipped` on: the message's head, the
     /// seq's digits (on the stack) and its tail as three pieces. Returns what sendmsg(2) returns.
     static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32) -> Int {
+        var total = 0
+        return send(message, seq: seq, skipping: skipped, to: fd, total: &total)
+    }
+
+    /// ``send(_:seq:skipping:to:)``, also saying how many bytes the whole message is (`total`).
+    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32, total: inout Int) -> Int {
         withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
             let digitCount = JSONValue.writeDecimal(seq, into: digits)
+            total = message.wire.count + digitCount
             let digitStart = digits.baseAddress! + (digits.count - digitCount)
             return message.wire.withUnsafeBytes { wire in
                 withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in

@@ -203,7 +203,11 @@ public final class SocketServer {
     public func broadcast(_ messages: [ServerMessage]) {
         for message in messages {
             let everyone = clientList  // as it is now: a client dropped on the way is skipped
-            for client in everyone where client.wants(message) { send(message, to: client) }
+            for index in everyone.indices {
+                // `everyone` holds each client for the loop: no retain and release per line.
+                unowned(unsafe) let client = everyone[index]
+                if client.wants(message) { send(message, to: client) }
+            }
         }
     }
 
