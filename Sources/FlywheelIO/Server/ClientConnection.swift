@@ -38,6 +38,9 @@ final class ClientConnection {
     var windowStart: Nanoseconds = 0
     var windowUsed = 0
     var paused = false
+    /// Paused and hung up altogether: out of the loop until its window ends
+    /// (``SocketServer/unwatch(_:)``).
+    var unwatched = false
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024

@@ -88,7 +88,10 @@ public final class SocketServer {
             drop(client)
             return
         }
-        guard mayProceed(client) else { return }
+        guard mayProceed(client) else {
+            if ready.contains(.closed) { unwatch(client) }
+            return
+        }
         // Lines read before come first: nothing more is read from it until they are handled.
         if client.unhandledStart < client.unhandled.count {
             handleSome(client)
