@@ -1,26 +1,28 @@
 // libFuzzer target: whole client sessions against the socket server flywheeld runs — the real
 // SocketServer on a real Unix socket, its commands answered by a Pipeline's DaemonCore as the daemon
 // wires them — with a quiet neighbour beside the fuzzed client. Checked for every input:
-// - the fuzzed client gets exactly one answer for every line that is not blank, in order, even
-//   after it half-closes its socket; a line over 64 KiB gets `line-too-long` and the end instead;
+// - the fuzzed client gets exactly one answer for every line that is not blank (counted, not
+//   matched line by line), even after it half-closes its socket; a line over 64 KiB gets
+//   `line-too-long` and the end instead;
 // - every line the server sends is a server message (`{"class":"NAME"`, one line each);
 // - the neighbour (who reads nothing until the end of a session) is never disconnected, its `ping`
-//   is answered, and the last `tempo` it receives is the tempo the daemon ends with (latest wins,
-//   nothing lost);
+//   gets exactly one answer, a `pong`, and the last `tempo` it receives is the tempo the daemon
+//   ends with (latest wins, nothing lost);
 // - the controls stay within their ranges, and every client's slot is free once it closes.
-// No session stalls: one that makes no progress for 5 s fails (the server sits in epoll_wait
-// meanwhile, so a stall costs no CPU and a slow machine no false alarm).
+// No session stalls: one that makes no progress for 5 s fails (wall time, not a count of loop
+// turns, which a loaded machine used up before a paced server had read its client's bytes).
 //
 // The server paces each client as the daemon does, in windows 200 times shorter and half as full
 // (8 KiB per 50 µs rather than 16 KiB per 10 ms): a 64 KiB line is read over at least 8 windows, a
-// burst of commands is paused after 8, and a session costs microseconds, not tens of milliseconds.
+// burst of commands is paused after 8, and pacing adds microseconds to a session, not tens of
+// milliseconds.
 // The neighbour stays connected from one session to the next (the daemon's clients outlive any
 // one client's session) unless the input tells it to leave.
 //
 // Input: a header byte, then the bytes the client sends. Header bits 0–3: how many times the bytes
 // are sent (once for 0–11, then 2, 4, 8, 16 times: a short input can make a line over 64 KiB);
-// bits 4–6: the size of each write;
-// bit 7: the neighbour leaves after the session (its slot must be freed; a new one comes next time).
+// bits 4–6: the size of each write; bit 7: the neighbour leaves after the session (its slot must
+// be freed; a new one comes next time).
 import FlywheelCore
 import FlywheelIO
 import Glibc
