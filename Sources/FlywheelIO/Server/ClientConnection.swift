@@ -48,6 +48,9 @@ final class ClientConnection {
     /// Backpressure (``SocketServer/holdsBack(_:)``): since when more than half its queue has
     /// waited, its lines unhandled and nothing read from it until it reads (nil: not held back).
     var heldBackSince: Nanoseconds?
+    /// Paused and hung up altogether: out of the loop until its window ends
+    /// (``SocketServer/unwatch(_:)``).
+    var unwatched = false
 
     /// The longest line a client may send, without its line ending.
     static let maximumLine = 64 * 1024

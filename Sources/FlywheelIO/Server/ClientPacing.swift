@@ -85,10 +85,36 @@ extension SocketServer {
             client.paused = false
             client.windowStart = now
             client.windowUsed = 0
+            if client.unwatched { watchAgain(client) }
+            guard !client.dropped else { continue }
             updateInterest(client)
             if client.unhandledStart < client.unhandled.count { handleSome(client) }
         }
         armPacing()
+    }
+
+    /// A paused client that has hung up altogether: the kernel reports EPOLLHUP whatever it is
+    /// watched for, so the loop would wake for it turn after turn until its window ends. It leaves
+    /// the loop meanwhile, and comes back when the window ends (its unread bytes are read then).
+    func unwatch(_ client: ClientConnection) {
+        guard !client.unwatched else { return }
+        client.unwatched = true
+        loop.unregister(client.fd)
+    }
+
+    /// Watches a client that ``unwatch(_:)`` took out of the loop again (read interest; the
+    /// caller updates the rest).
+    func watchAgain(_ client: ClientConnection) {
+        client.unwatched = false
+        let fd = client.fd
+        do {
+            try loop.register(fd, interest: .readable) { [unowned self] ready in self.service(fd, ready) }
+        } catch {
+            drop(client)  // ENOMEM: the loop cannot watch it any more
+            return
+        }
+        client.readArmed = true
+        client.writeArmed = false
     }
 
     func armPacing() {

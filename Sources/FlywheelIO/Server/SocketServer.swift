@@ -97,7 +97,10 @@ public final class SocketServer {
             drop(client)
             return
         }
-        guard mayProceed(client) else { return }
+        guard mayProceed(client) else {
+            if ready.contains(.closed) { unwatch(client) }
+            return
+        }
         // Lines read before come first: nothing more is read from it until they are handled.
         if client.unhandledStart < client.unhandled.count {
             handleSome(client)
@@ -253,6 +256,7 @@ public final class SocketServer {
     /// held back; a held-back client that has read enough is released first), writable while a
     /// backlog waits. Changes the registration only when that differs from what it is.
     func updateInterest(_ client: ClientConnection) {
+        guard !client.unwatched else { return }  // out of the loop until its window ends (watchAgain)
         releaseIfDrained(client)
         let wantsWrite = client.hasBacklog
         let wantsRead = !client.readClosed && !client.paused && client.heldBackSince == nil
