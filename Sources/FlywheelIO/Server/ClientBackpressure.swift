@@ -19,7 +19,8 @@ extension SocketServer {
     /// is held back from now on, its read interest dropped and the limit's timer armed).
     func holdsBack(_ client: ClientConnection) -> Bool {
         if client.heldBackSince != nil { return true }
-        guard client.discreteQueued > holdBackAbove else { return false }
+        // A client being closed is read no more anyway: its last error is not to be replaced.
+        guard client.discreteQueued > holdBackAbove, !client.closeAfterFlush else { return false }
         client.heldBackSince = MonotonicClock.now()
         heldBackClients.append(client)
         updateInterest(client)

@@ -97,16 +97,19 @@ public final class SocketServer {
             drop(client)
             return
         }
+        // Only a client with lines waiting or something to read is paced or held back: one that only
+        // listens (a writable event) is never held back for what broadcasts queued for it.
+        let hasLines = client.unhandledStart < client.unhandled.count
+        guard hasLines || (!client.readClosed && !ready.isDisjoint(with: [.readable, .hangup, .closed])) else { return }
         guard mayProceed(client) else {
-            if ready.contains(.closed) { unwatch(client) }
+            if ready.contains(.closed) && client.paused { unwatch(client) }  // paused: watched again when its window ends
             return
         }
         // Lines read before come first: nothing more is read from it until they are handled.
-        if client.unhandledStart < client.unhandled.count {
+        if hasLines {
             handleSome(client)
             return
         }
-        guard !client.readClosed, !ready.isDisjoint(with: [.readable, .hangup, .closed]) else { return }
         // One read of at most ClientConnection.readBudget bytes per turn: the loop comes back for
         // the rest after the others have had theirs.
         switch client.read(into: &scratch) {
@@ -242,6 +245,9 @@ public final class SocketServer {
     /// Writes what the client has queued; EPOLLOUT is asked for only while a backlog waits, so a
     /// delivered line costs one write and nothing else.
     func flush(_ client: ClientConnection) {
+        // Dropped on the way (closing it found as many being closed as may be): its descriptor is
+        // closed, and a write to it would be a write to a closed descriptor.
+        guard !client.dropped else { return }
         switch client.flush() {
         case .done:
             if client.closeAfterFlush { drop(client) } else { updateInterest(client) }

@@ -207,6 +207,52 @@ struct ClientBackpressureTests {
         }
     }
 
+    @Test("a held-back client past its limit while as many clients are being closed as may be is dropped at once, nothing written to its closed descriptor")
+    func expiresWithClosingFull() throws {
+        try Self.withHeldBack(clients: 2, limitNanoseconds: 200_000_000) { loop, server, fds, first in
+            let second = try #require(server.clientList.last)
+            // The first never reads: past its limit its error waits behind a full socket, so it
+            // stays being closed.
+            _ = try Self.turns(loop) { first.closeAfterFlush || first.dropped }
+            #expect(first.closeAfterFlush && !first.dropped)
+            server.clientLimit = 1  // as many being closed as may be
+            #expect(try Self.write(Self.burst, to: fds[1], loop: loop) > 0)
+            try Self.settle(second, server: server, loop: loop)
+            #expect(second.heldBackSince != nil)
+            // Past its limit it cannot join the closing ones: dropped (it was then flushed, a write to
+            // its closed descriptor: EBADF, a precondition, the daemon gone).
+            _ = try Self.turns(loop) { second.dropped }
+            #expect(second.dropped)
+            #expect(server.clientCount == 0)
+        }
+    }
+
+    @Test("a client that only listens, however many broadcasts wait for it, is never held back")
+    func listenerNotHeldBack() throws {
+        try Self.withCore(clients: 1) { loop, server, fds in
+            server.holdBackLimitNanoseconds = 200_000_000
+            // A queue larger than the socket holds, so that what one write to it takes leaves more
+            // than half waiting.
+            server.queueLimit = 20_000
+            let listener = server.clientList[0]
+            // Input events (discrete, never coalesced) until more than half its queue waits.
+            var index = 0
+            while listener.discreteQueued <= server.holdBackAbove + 4_000 && index < 100_000 {
+                server.broadcast([ServerMessage(ControlEvent.tempo(bpm: Self.bpm(index), value: index, phase: .moved, timeNanoseconds: 0))])
+                index += 1
+            }
+            #expect(listener.discreteQueued > server.holdBackAbove)
+            var some = [UInt8](repeating: 0, count: 65536)
+            var taken = 0
+            while case let n = recv(fds[0], &some, some.count, Int32(MSG_DONTWAIT)), n > 0 { taken += n }
+            #expect(taken > 0)  // its socket empty: EPOLLOUT for it, and the server writes
+            for _ in 0..<5 { try loop.runOnce(timeoutMilliseconds: 50) }
+            #expect(listener.discreteQueued > server.holdBackAbove)  // still more than half waiting
+            #expect(listener.heldBackSince == nil)
+            #expect(server.clients[listener.fd] === listener && !listener.closeAfterFlush)
+        }
+    }
+
     @Test("a held-back client that hangs up is let go at once, its lines unhandled, the timer disarmed")
     func heldBackHangsUp() throws {
         try Self.withHeldBack(clients: 1, limitNanoseconds: 3_600_000_000_000) { loop, server, fds, _ in
