@@ -85,12 +85,8 @@ struct HostilePeerTests {
     }
 
     static let strace = "/usr/bin/strace"
-    /// CI installs strace on the host (Tests/scripts/test.sh): there the next test runs and fails
-    /// without it; elsewhere (the distro lane's minimal root) it is skipped.
-    static let straceRequired = getenv("CI").map { String(cString: $0) } == "true" && getenv("FLYWHEEL_LANE").map { String(cString: $0) } != "distro"
-
     @Test("the socket's mode and group are never set by a path that follows links (every such call, traced, is lchown or on a descriptor)",
-          .enabled(if: access(strace, X_OK) == 0 || straceRequired, "strace is not installed"))
+          .enabled(if: access(strace, X_OK) == 0 || HostTools.required, "strace is not installed"))
     func permissionsNeverFollowLinks() throws {
         let trace = DaemonConfigurationTests.write("") + ".trace"
         let path = DaemonConfigurationTests.write("{ socket: { group: 'daemon', mode: '0666' } }")

@@ -12,7 +12,7 @@ struct WebPageTests {
     static let installed = access(websocketd, X_OK) == 0 && access(HeadlessChromium.path, X_OK) == 0
     /// CI installs both on the host (Tests/scripts/test.sh): there the test runs, and fails if they are
     /// missing. The distro lane (FLYWHEEL_LANE=distro, a minimal Debian 13 root) has no browser.
-    static let required = getenv("CI").map { String(cString: $0) } == "true" && getenv("FLYWHEEL_LANE").map { String(cString: $0) } != "distro"
+    static let required = HostTools.required
 
     /// Whether something listens on 127.0.0.1:`port` over TCP (state 0A in /proc/net/tcp).
     static func listening(tcpPort port: Int) -> Bool {
