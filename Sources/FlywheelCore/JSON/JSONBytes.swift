@@ -33,31 +33,67 @@ extension JSONValue {
     /// other byte of its UTF-8 as it is.
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // The usual text (a class, a key, a phase) needs no escape: its bytes in one append.
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            out.append(contentsOf: bytes)
+        // Runs of bytes that need no escape are appended whole (the usual text, a class, a key,
+        // a phase, is one run); each byte to escape is found eight bytes at a time.
+        let done: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            while start < bytes.count {
+                let special = firstToEscape(bytes, from: start)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<special]))
+                guard special < bytes.count else { break }
+                escape(bytes[special], into: &out)
+                start = special + 1
+            }
             return true
         }
-        if plain == true {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case ..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0xF))
-            default: out.append(byte)
-            }
+        if done == nil {
+            for byte in text.utf8 { escape(byte, into: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `byte` escaped if it must be (a quote, a backslash, a control character), else as it is.
+    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+        case ..<0x20:
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0xF))
+        default: out.append(byte)
+        }
+    }
+
+    /// Whether any byte of `bytes` is a quote, a backslash or a control character.
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstToEscape(bytes, from: 0) < bytes.count
+    }
+
+    /// Where the first quote, backslash or control character at or after `from` is
+    /// (`bytes.count` if none): eight bytes at a time, a byte below 0x20, or equal to 0x22 or
+    /// 0x5C, setting its top bit in the word's test.
+    static func firstToEscape(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & tops != 0 }
+        var index = from
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let control = (word &- ones &* 0x20) & ~word & tops != 0
+                if control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return index
     }
 
     /// Appends `value` as ``format(_:)`` writes it (`null` when not finite), without a String for

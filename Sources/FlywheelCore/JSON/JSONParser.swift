@@ -111,6 +111,11 @@ public struct JSONParser {
         var i = 0
         let n = bytes.count
         while i < n {
+            // Eight ASCII bytes at a time (a command is usually all ASCII).
+            if i + 8 <= n {
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+                if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }
+            }
             let b = bytes[i]
             if b < 0x80 { i += 1; continue }
             let length: Int

@@ -9,6 +9,24 @@ public struct ProtocolError: Error, Sendable, Hashable {
         self.code = code
         self.message = message
     }
+
+    /// The most bytes of a client's text (a command, a key, a class, a control, a mode) an error
+    /// message repeats: the answer to a line of any length stays short.
+    public static let echoLimit = 48
+
+    /// `text` as an error message repeats it: whole if it is at most ``echoLimit`` bytes of
+    /// UTF-8, else its first characters within the limit and "…".
+    public static func echo(_ text: String) -> String {
+        guard text.utf8.count > echoLimit else { return text }
+        var length = 0
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            length += UTF8.width(scalar)
+            if length > echoLimit { break }
+            kept.append(scalar)
+        }
+        return String(kept) + "…"
+    }
 }
 
 /// A command a client sends, one JSON object per line.
@@ -52,7 +70,7 @@ public enum ClientCommand: Sendable, Hashable {
         func allow(_ keys: Set<String>) throws(ProtocolError) {
             for (key, _) in pairs where key != "cmd" && !keys.contains(key) {
                 let known = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw ProtocolError(.unknownField, "\"\(cmd)\" does not take \"\(key)\"" + (known.isEmpty ? "." : "; it takes \(known)."))
+                throw ProtocolError(.unknownField, "\"\(ProtocolError.echo(cmd))\" does not take \"\(ProtocolError.echo(key))\"" + (known.isEmpty ? "." : "; it takes \(known)."))
             }
         }
         func number(_ key: String) throws(ProtocolError) -> Double? {
@@ -86,7 +104,7 @@ public enum ClientCommand: Sendable, Hashable {
                     }
                     guard let watched = MessageClass(rawValue: name), MessageClass.watchable.contains(watched) else {
                         let names = MessageClass.watchable.map(\.rawValue).joined(separator: ", ")
-                        throw ProtocolError(.unknownClass, "There is no class \"\(name)\"; the classes are \(names).")
+                        throw ProtocolError(.unknownClass, "There is no class \"\(ProtocolError.echo(name))\"; the classes are \(names).")
                     }
                     classes!.insert(watched)
                 }
@@ -159,10 +177,10 @@ public enum ClientCommand: Sendable, Hashable {
                 }
                 return .setMode(name)
             default:
-                throw ProtocolError(.unknownControl, "There is no control \"\(control)\"; the controls are tempo, scrub, volume and mode.")
+                throw ProtocolError(.unknownControl, "There is no control \"\(ProtocolError.echo(control))\"; the controls are tempo, scrub, volume and mode.")
             }
         default:
-            throw ProtocolError(.unknownCommand, "Unknown command \"\(cmd)\"; the commands are watch, get, set, tap and ping.")
+            throw ProtocolError(.unknownCommand, "Unknown command \"\(ProtocolError.echo(cmd))\"; the commands are watch, get, set, tap and ping.")
         }
     }
 }

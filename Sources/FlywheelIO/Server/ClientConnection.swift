@@ -205,33 +205,44 @@ final class ClientConnection {
         }
         input += scratch[0..<count]
         windowUsed += count
-        // Split from where the previous read stopped looking: every byte is looked at once.
+        // Split from where the previous read stopped looking (newlines found by `memchr`), and
+        // look at a line's bytes for blankness only until one is not a space or a tab: every byte
+        // is looked at once at most.
         var lines: [[UInt8]] = []
         var start = 0
-        var blank = pendingBlank  // the line at `start` holds only spaces and tabs so far
-        var afterCR = pendingAfterCR  // and its last byte is a CR (blank only if the LF follows)
-        for index in scanFrom..<input.count {
-            let byte = input[index]
-            if byte == 0x0A {
+        var blank = pendingBlank  // the line at `start` holds only spaces and tabs before `blankFrom`
+        var blankFrom = self.blankFrom
+        var tooLong = false
+        input.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var from = scanFrom
+            while from < buffer.count, let found = memchr(base + from, 0x0A, buffer.count - from) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 var end = index
-                if end > start, input[end - 1] == 0x0D { end -= 1 }
-                if end - start > Self.maximumLine { return .tooLong }
-                if !blank { lines.append(Array(input[start..<end])) }
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                if end - start > Self.maximumLine {
+                    tooLong = true
+                    return
+                }
+                if blank { blank = Self.isBlank(buffer, from: blankFrom, to: end) }
+                if !blank { lines.append(Array(buffer[start..<end])) }
                 start = index + 1
+                from = start
                 blank = true
-                afterCR = false
-            } else if byte == 0x0D {
-                if afterCR { blank = false }
-                afterCR = true
-            } else {
-                if afterCR || (byte != 0x20 && byte != 0x09) { blank = false }
-                afterCR = false
+                blankFrom = start
             }
+            // The line still arriving: a CR at its end may be followed by the LF in the next
+            // write, so it is judged (blank or not) when the next bytes come.
+            var end = buffer.count
+            if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+            if blank { blank = Self.isBlank(buffer, from: blankFrom, to: end) }
+            blankFrom = max(blankFrom, end)
         }
+        if tooLong { return .tooLong }
         input.removeFirst(start)
         scanFrom = input.count
         pendingBlank = blank
-        pendingAfterCR = afterCR
+        self.blankFrom = blankFrom - start
         // A line still arriving: its CR may be followed by the LF in the next write, so a trailing
         // CR does not count against the limit.
         let pendingLength = input.last == 0x0D ? input.count - 1 : input.count
@@ -239,9 +250,21 @@ final class ClientConnection {
         return .lines(lines)
     }
 
-    /// Whether the line still arriving is blank so far, and ends in a CR.
+    /// Whether `buffer[from..<to]` holds only spaces and tabs (a keep-alive's bytes).
+    private static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+        var index = from
+        while index < to {
+            let byte = buffer[index]
+            if byte != 0x20, byte != 0x09 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether the line still arriving is blank before ``blankFrom`` (where its next bytes, or
+    /// the CR it ends with so far, are looked at).
     private var pendingBlank = true
-    private var pendingAfterCR = false
+    private var blankFrom = 0
     /// Complete lines read and not yet handled: the server handles a few per loop turn
     /// (``SocketServer/linesPerTurn``) and reads no more from this client until they are done.
     var unhandled: [[UInt8]] = []

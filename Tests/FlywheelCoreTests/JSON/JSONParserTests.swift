@@ -71,6 +71,17 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Failure(offset: 1, problem: "invalid UTF-8")) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
     }
 
+    @Test("invalid UTF-8 after any run of ASCII (read eight bytes at a time) is found at its own offset")
+    func utf8AfterASCII() {
+        for run in 0..<24 {
+            let ascii = [UInt8](repeating: 0x61, count: run)
+            #expect(JSONParser.firstInvalidUTF8(ascii) == nil)
+            #expect(JSONParser.firstInvalidUTF8(ascii + [0xFF] + ascii) == run)
+            #expect(JSONParser.firstInvalidUTF8(ascii + [0xE2, 0x82] + ascii) == run)
+            #expect(JSONParser.firstInvalidUTF8(ascii + Array("é🎹".utf8) + ascii + [0xC0, 0x80]) == 2 * run + 6)
+        }
+    }
+
     @Test("nesting is limited")
     func depth() throws {
         _ = try Self.parse(String(repeating: "[", count: 32) + String(repeating: "]", count: 32))

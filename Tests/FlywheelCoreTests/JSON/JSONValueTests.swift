@@ -31,6 +31,31 @@ struct JSONValueTests {
         }
     }
 
+    @Test("a byte to escape is found at every place in a word (eight bytes at a time) and its neighbours are not escaped")
+    func escapeAtEveryPlace() {
+        for length in 0..<24 {
+            for place in 0..<max(length, 1) {
+                for special: UInt8 in [0x00, 0x01, 0x1F, 0x22, 0x5C, 0x0A] {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    if length > 0 { bytes[place] = special }
+                    let expected = length > 0
+                    bytes.withUnsafeBufferPointer { #expect(JSONValue.needsEscape($0) == expected, "\(bytes)") }
+                    // Quoted, the run before it and the run after it are whole around its escape.
+                    let escapes: [UInt8: String] = [0x00: "\\u0000", 0x01: "\\u0001", 0x1F: "\\u001f", 0x22: "\\\"", 0x5C: "\\\\", 0x0A: "\\n"]
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let quoted = length == 0 ? "\"\"" : "\"" + String(repeating: "a", count: place) + escapes[special]! + String(repeating: "a", count: length - place - 1) + "\""
+                    #expect(JSONValue.string(text).encoded() == quoted)
+                }
+                // Neighbours of the escaped bytes, and UTF-8's high bytes, are written as they are.
+                for plain: UInt8 in [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF] {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    if length > 0 { bytes[place] = plain }
+                    bytes.withUnsafeBufferPointer { #expect(!JSONValue.needsEscape($0), "\(bytes)") }
+                }
+            }
+        }
+    }
+
     @Test("a double is written as Swift's shortest description: six-decimal values (frames', scrubs') and every other")
     func doubles() {
         var values: [Double] = [

@@ -9,6 +9,17 @@ struct DaemonCoreTruthTests {
 
     static func text(_ message: ServerMessage) -> String { String(decoding: message.bytes(seq: 1), as: UTF8.self) }
 
+    @Test("an unknown mode of 20,000 bytes is named by its first 48 and an ellipsis, not repeated whole")
+    func longModeName() throws {
+        let name = String(repeating: "m", count: 20_000)
+        let line = Array(#"{"cmd":"set","control":"mode","mode":"\#(name)"}"#.utf8)
+        var core = DaemonCore()
+        let (reply, _) = core.handle(try ClientCommand.parse(line), at: 0)
+        #expect(reply.messageClass == .error)
+        #expect(Self.text(reply).contains("\"" + String(repeating: "m", count: 48) + "…\\\""))
+        #expect(reply.bytes(seq: 1).count < 300)
+    }
+
     @Test("set range [1, 30] with the Maelzel table is refused, as the configuration refuses it")
     func maelzelOutsideRange() throws {
         let line = Array(#"{"cmd":"set","control":"tempo","range":[1,30],"table":"maelzel"}"#.utf8)

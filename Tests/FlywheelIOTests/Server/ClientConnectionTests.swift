@@ -181,6 +181,53 @@ struct ClientConnectionWireTests {
         #expect(client.read() == .lines([Array("\tx".utf8)]))
     }
 
+    /// The lines a stream holds, by the protocol's definition: split at LF, one CR before it
+    /// dropped, lines of only spaces and tabs dropped (the line still arriving is not one yet).
+    static func referenceLines(_ stream: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var line: [UInt8] = []
+        for byte in stream {
+            guard byte == 0x0A else {
+                line.append(byte)
+                continue
+            }
+            if line.last == 0x0D { line.removeLast() }
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { lines.append(line) }
+            line = []
+        }
+        return lines
+    }
+
+    @Test("2,000 streams of letters, spaces, tabs, CRs and LFs cut at random places split as the protocol says")
+    func splittingMatchesTheDefinition() {
+        let (server, peer) = ClientConnectionTests.pair()
+        defer { close(server); close(peer) }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet: [UInt8] = [0x61, 0x20, 0x09, 0x0D, 0x0A]
+        for round in 0..<2_000 {
+            let client = ClientConnection(fd: server)
+            var stream = (0..<next(60)).map { _ in alphabet[next(alphabet.count)] }
+            stream.append(0x0A)
+            var received: [[UInt8]] = []
+            var sent = 0
+            while sent < stream.count {
+                let piece = Array(stream[sent..<min(stream.count, sent + 1 + next(8))])
+                ClientConnectionTests.write(peer, piece)
+                sent += piece.count
+                guard case .lines(let lines) = client.read() else {
+                    Issue.record("round \(round): not lines")
+                    return
+                }
+                received += lines
+            }
+            #expect(received == Self.referenceLines(stream), "round \(round): \(stream)")
+        }
+    }
+
     @Test("messages written in pieces through a small socket arrive whole, seq digits and all")
     func piecesArriveWhole() {
         let (server, peer) = ClientConnectionTests.pair()

@@ -1,0 +1,51 @@
+import Testing
+@testable import FlywheelCore
+
+/// What an error repeats of a client's line: its names, never more than ``ProtocolError/echoLimit``
+/// bytes of each, so the answer to a line of any length (up to 64 KiB) stays a short sentence.
+@Suite("Client command errors")
+struct ClientCommandTests {
+    static func error(_ line: String) -> ProtocolError? {
+        do {
+            _ = try ClientCommand.parse(Array(line.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("an unknown command of 60,000 bytes is named by its first 48 and an ellipsis")
+    func longCommandName() throws {
+        let name = String(repeating: "abc", count: 20_000)
+        let error = try #require(Self.error(#"{"cmd":"\#(name)"}"#))
+        #expect(error.code == .unknownCommand)
+        #expect(error.message.utf8.count < 160)
+        #expect(error.message.contains("\"" + String(name.prefix(48)) + "…\""))
+    }
+
+    @Test("an unknown key, class and control are cut the same way; short ones are whole")
+    func longNames() throws {
+        let long = String(repeating: "k", count: 5_000)
+        let key = try #require(Self.error(#"{"cmd":"ping","\#(long)":1}"#))
+        #expect(key.code == .unknownField)
+        #expect(key.message.contains("\"" + String(repeating: "k", count: 48) + "…\""))
+        #expect(key.message.utf8.count < 160)
+        let className = try #require(Self.error(#"{"cmd":"watch","classes":["\#(long)"]}"#))
+        #expect(className.code == .unknownClass)
+        #expect(className.message.utf8.count < 400)
+        let control = try #require(Self.error(#"{"cmd":"set","control":"\#(long)"}"#))
+        #expect(control.code == .unknownControl)
+        #expect(control.message.utf8.count < 160)
+        let short = try #require(Self.error(#"{"cmd":"pong"}"#))
+        #expect(short.message.hasPrefix("Unknown command \"pong\";"))
+    }
+
+    @Test("a cut never splits a character: 2-byte and 4-byte characters end before the limit")
+    func cutAtCharacters() {
+        #expect(ProtocolError.echo(String(repeating: "é", count: 100)) == String(repeating: "é", count: 24) + "…")
+        #expect(ProtocolError.echo(String(repeating: "🎛", count: 20)) == String(repeating: "🎛", count: 12) + "…")
+        let exact = String(repeating: "x", count: ProtocolError.echoLimit)
+        #expect(ProtocolError.echo(exact) == exact)
+        #expect(ProtocolError.echo("x" + exact) == exact + "…")
+    }
+}
