@@ -5,10 +5,10 @@
 # binaries link (dpkg-shlibdeps), so they are right on each Debian release (libgpiod2 on Debian 12).
 #
 # Usage: udev/build-deb.sh [--no-build] [--output DIR] [--scratch-path DIR]
-#   --no-build    package the release build already made (swift build -c release --static-swift-stdlib)
+#   --no-build    package the release build already made (udev/release-build.sh)
 #   --output DIR  where the .deb goes (default .build/deb); its path is the last line printed
 #   --scratch-path DIR  SwiftPM's build folder (default .build; another release's toolchain needs its own)
-# Needs: Swift 6, libevdev-dev, libgpiod-dev, pkg-config, dpkg-dev (dpkg-shlibdeps), binutils (strip).
+# Needs: Swift 6 (and the C++ library's archive, libstdc++-N-dev, which it brings), libevdev-dev, libgpiod-dev, pkg-config, dpkg-dev (dpkg-shlibdeps), binutils (strip).
 #
 # What it installs:
 #   /usr/bin/flywheeld, /usr/bin/flywheel
@@ -51,16 +51,14 @@ for tool in dpkg-shlibdeps dpkg-deb strip gzip; do
     command -v "$tool" > /dev/null || die "$tool is missing (apt-get install dpkg-dev binutils gzip)"
 done
 umask 022
-# Full RELRO: the dynamic linker resolves every symbol at start, then the table is read-only.
-swift_options=("${scratch[@]}" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
-
+# The release build as udev/release-build.sh makes it (the Swift runtime and the C++ library linked
+# statically, full RELRO).
+products=()
 if [ "$build" = yes ]; then
-    say "swift build -c release --static-swift-stdlib"
-    for product in flywheeld flywheel; do
-        swift build "${swift_options[@]}" --product "$product" >&2
-    done
+    products=(flywheeld flywheel)
+    say "udev/release-build.sh ${products[*]}"
 fi
-bin=$(swift build "${swift_options[@]}" --show-bin-path)
+bin=$(bash udev/release-build.sh "${scratch[@]}" "${products[@]}" | tail -n 1)
 for program in flywheeld flywheel; do
     [ -x "$bin/$program" ] || die "$bin/$program is not built (run without --no-build)"
 done

@@ -3,7 +3,7 @@
 #
 #   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding] [BIN_DIR]
 #
-# Builds the shipped daemon and the flywheel tool (swift build -c release --static-swift-stdlib)
+# Builds the shipped daemon and the flywheel tool as the package does (udev/release-build.sh)
 # unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
 # harness, the relay, the flooders, the allocation counter), measures (measure.py) and writes the
 # generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead measures only the
@@ -33,9 +33,7 @@ if ((${#missing[@]})); then
 fi
 
 if [[ -z "$bin" ]]; then
-    swift build -c release --static-swift-stdlib --product flywheeld >&2
-    swift build -c release --static-swift-stdlib --product flywheel >&2
-    bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+    bin=$(bash udev/release-build.sh flywheeld flywheel | tail -n 1)
 fi
 for program in flywheeld flywheel; do
     [[ -x "$bin/$program" ]] || { echo "run.sh: $bin/$program is missing; build it or give its directory." >&2; exit 2; }

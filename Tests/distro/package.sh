@@ -16,6 +16,7 @@ fail() { echo "distro package: $*" >&2; exit 1; }
 case $depends in *libgpiod3*) ;; *) fail "Depends does not name libgpiod3 (Debian 13's libgpiod 2.x)." ;; esac
 case $depends in *"libgpiod2 "* | *"libgpiod2,"* | *libgpiod2) fail "Depends names Debian 12's libgpiod2." ;; esac
 case $depends in *libswift*) fail "Depends names the Swift runtime: the runtime should be linked in statically." ;; esac
+case $depends in *libstdc++*) fail "Depends names the C++ library: it should be linked in statically (udev/release-build.sh)." ;; esac
 dpkg-deb -x "$deb" /tmp/flywheel-unpacked
 /tmp/flywheel-unpacked/usr/bin/flywheel --version | grep -q "v2 API" || fail "the packaged flywheel does not use libgpiod's v2 API."
 echo "$deb"

@@ -95,6 +95,8 @@ depends_match() {
         printf '%s\n' "${wanted[@]}" passwd | grep -qx "$name" || { echo "    Depends has $name, which no linked library needs"; ok=1; }
     done
     grep -qx libevdev2 <<< "$listed" && grep -qx 'libgpiod[0-9]*' <<< "$listed" || { echo "    Depends: $(field Depends)"; ok=1; }
+    # The C++ library is linked in (udev/release-build.sh): the shared one costs 1 MiB of RSS.
+    ! grep -q 'libstdc++' <<< "$listed" || { echo "    Depends names the C++ library, which should be linked in"; ok=1; }
     return $ok
 }
 check "Depends is what ldd and dpkg -S say the binaries need: $(field Depends)" depends_match
