@@ -2,10 +2,12 @@
  * sends as fast as the socket takes, reading (and dropping) every answer so that it is never
  * disconnected for not reading. Runs until killed. Prints "flooding" once connected.
  *
- *   flood_client SOCKET blank|long|tempo
+ *   flood_client SOCKET blank|long|keys|tempo
  *
  *   blank  blank lines (keep-alives), 64 KiB per write
  *   long   64 KiB lines of JSON that is not a command (each is answered with an error)
+ *   keys   64 KiB `ping` commands of 7,400 keys (each parsed whole, duplicates looked for, and
+ *          answered with an error naming the first key it does not take)
  *   tempo  bursts of 64 `set tempo` commands (each answered, and broadcast to every client) */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +20,7 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: flood_client SOCKET blank|long|tempo\n"); return 2; }
+    if (argc != 3) { fprintf(stderr, "usage: flood_client SOCKET blank|long|keys|tempo\n"); return 2; }
     static char out[1 << 17], in[1 << 16];
     size_t length = 0;
     if (!strcmp(argv[2], "blank")) {
@@ -29,6 +31,20 @@ int main(int argc, char **argv) {
         out[65535] = '"';
         out[65536] = '\n';
         length = 65537;
+    } else if (!strcmp(argv[2], "keys")) {
+        /* Keys named in base 36 from 0 (A, B, ..., 9, BA, ...): 7,400 fit in 64 KiB, none is "cmd". */
+        static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        length = (size_t)sprintf(out, "{\"cmd\":\"ping\"");
+        for (int index = 0; index < 7400; index++) {
+            out[length++] = ',';
+            out[length++] = '"';
+            int rest = index;
+            do { out[length++] = digits[rest % 36]; rest /= 36; } while (rest > 0);
+            length += (size_t)sprintf(out + length, "\":0");
+        }
+        out[length++] = '}';
+        out[length++] = '\n';
+        if (length > 65537) { fprintf(stderr, "flood_client: the keys line is %zu bytes\n", length); return 2; }
     } else if (!strcmp(argv[2], "tempo")) {
         for (int i = 0; i < 64; i++) length += (size_t)sprintf(out + length, "{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":%d}\n", 90 + i % 2);
     } else {

@@ -148,7 +148,7 @@ FLOOD_ROUNDS = int(os.environ.get("BENCH_FLOOD_ROUNDS", "3"))
 
 def flooding(tools, expect):
     """A quiet client's latency alone and beside each flooding neighbour, FLOOD_ROUNDS rounds with
-    the neighbours interleaved (none, blank, long, tempo, none, ...) so a slow minute of the shared
+    the neighbours interleaved (none, blank, long, keys, tempo, none, ...) so a slow minute of the shared
     machine falls on all of them alike; each row gives the median over the rounds of each figure."""
     rounds = [flooding_round(tools, expect) for _ in range(FLOOD_ROUNDS)]
     rows = []
@@ -175,7 +175,7 @@ def flooding_round(tools, expect):
     meanwhile (sampled every 100 ms; a flooder that grows the daemon past FLOOD_RSS_LIMIT_KIB is
     stopped, and when, is recorded, so the machine is not exhausted)."""
     rows = []
-    for mode in (None, "blank", "long", "tempo"):
+    for mode in (None, "blank", "long", "keys", "tempo"):
         # The quiet client starts the scenario; the flooder connects right after it (first, a
         # flooder the daemon disconnected would leave the scenario waiting for a second client).
         server = start_daemon(tools, ["--simulate", LATENCY, "--hold-until-clients", "1", "--frames", "0"])
