@@ -32,6 +32,9 @@ public final class Daemon {
         let passedListener = UnixListener.fromSystemd()
         socketPassed = passedListener != nil
         try Self.check(configuration, options: options, socketPassed: socketPassed)
+        if socketPassed {
+            for sentence in Self.unusedUnderActivation(configuration, options: options) { Self.say(sentence) }
+        }
         if options.isDemo {
             let folders = ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil)
             guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {

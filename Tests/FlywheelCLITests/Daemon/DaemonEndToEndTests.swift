@@ -201,15 +201,26 @@ struct DaemonEndToEndTests {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         _ = withUnixAddress(path) { bind(listener, $0, $1) }
         listen(listener, 16)
-        // --socket names a path the daemon must NOT bind: activation takes precedence.
+        // --socket and the file's socket settings name a path and a mode the daemon must NOT use:
+        // activation takes precedence, and the daemon says so, naming the option and the file's lines.
+        let config = DaemonConfigurationTests.write("{\n  socket: {\n    path: '\(directory)/configured.sock',\n    mode: '0600',\n  },\n}\n")
+        defer { unlink(config) }
         let daemon = try DaemonProcess(
-            ["--frames", "0"], socketPath: directory + "/unused.sock",
+            ["--frames", "0", "--config", config], socketPath: directory + "/unused.sock",
             shellPrefix: "export LISTEN_PID=$$ LISTEN_FDS=1;", passListener: listener)
         close(listener)
         let client = try TestClient(path)
         #expect(client.next()?["class"] == .string("hello"))
         #expect(access(directory + "/unused.sock", F_OK) != 0)
-        _ = daemon.stop()
+        #expect(access(directory + "/configured.sock", F_OK) != 0)
+        daemon.signal(SIGTERM)
+        _ = daemon.wait()
+        let said = daemon.readStderr()
+        daemon.cleanup()
+        #expect(said.contains("--socket \(directory)/unused.sock is not used: systemd passed the socket"), "\(said)")
+        #expect(said.contains("\(config) line 3: key 'socket.path' is not used"), "\(said)")
+        #expect(said.contains("\(config) line 4: key 'socket.mode' is not used"), "\(said)")
+        #expect(!said.contains("socket.group"), "\(said)")
         unlink(path)
         rmdir(directory)
     }
