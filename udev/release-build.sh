@@ -41,7 +41,8 @@ if [ ${#products[@]} -gt 0 ]; then
     ln -sfn "$archive" "$static/libstdc++.a"
     for product in "${products[@]}"; do
         swift build "${options[@]}" -Xlinker -L"$static" --product "$product" >&2
-        if readelf -d "$bin/$product" | grep -q 'NEEDED.*libstdc++'; then
+        needed=$(readelf -d "$bin/$product") || { echo "release-build: readelf -d $bin/$product failed" >&2; exit 1; }
+        if grep -q 'NEEDED.*libstdc++' <<< "$needed"; then
             echo "release-build: $bin/$product links the shared libstdc++ (the archive in $static was not used)" >&2
             exit 1
         fi

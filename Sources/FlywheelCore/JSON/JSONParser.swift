@@ -200,7 +200,7 @@ public struct JSONParser {
                 throw fail(json5 ? "expected a key" : "expected a quoted key")
             }
             try skipWhitespaceAndComments()
-            guard index < bytes.count, bytes[index] == 0x3A else { throw fail("expected ':' after the key \"\(key)\"") }
+            guard index < bytes.count, bytes[index] == 0x3A else { throw fail("expected ':' after the key \"\(Excerpt.of(key))\"") }
             index += 1
             try skipWhitespaceAndComments()
             path.append(key)
@@ -208,14 +208,14 @@ public struct JSONParser {
                 let line = lineNumber(at: keyOffset)
                 if keys.contains(key) {
                     let first = memberLines[dottedPath] ?? 0
-                    throw Failure(offset: keyOffset, problem: "the key \"\(key)\" appears twice (first on line \(first))")
+                    throw Failure(offset: keyOffset, problem: "the key \"\(Excerpt.of(key))\" appears twice (first on line \(first))")
                 }
                 memberLines[dottedPath] = line
             }
             let item = try value()
             path.removeLast()
             guard keys.insert(key).inserted else {
-                throw Failure(offset: index, problem: "the key \"\(key)\" appears twice")
+                throw Failure(offset: index, problem: "the key \"\(Excerpt.of(key))\" appears twice")
             }
             pairs.append((key, item))
             try skipWhitespaceAndComments()
@@ -356,7 +356,7 @@ public struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
         guard let value = Double(text), value.isFinite else {
-            throw Failure(offset: start, problem: "the number \(text) is out of range")
+            throw Failure(offset: start, problem: "the number \(Excerpt.of(text)) is out of range")
         }
         return .double(value)
     }

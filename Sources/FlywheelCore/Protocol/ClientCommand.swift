@@ -11,22 +11,11 @@ public struct ProtocolError: Error, Sendable, Hashable {
     }
 
     /// The most bytes of a client's text (a command, a key, a class, a control, a mode) an error
-    /// message repeats: the answer to a line of any length stays short.
-    public static let echoLimit = 48
+    /// message repeats: the answer to a line of any length stays short (``Excerpt``).
+    public static let echoLimit = Excerpt.limitBytes
 
-    /// `text` as an error message repeats it: whole if it is at most ``echoLimit`` bytes of
-    /// UTF-8, else its first characters within the limit and "…".
-    public static func echo(_ text: String) -> String {
-        guard text.utf8.count > echoLimit else { return text }
-        var length = 0
-        var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            length += UTF8.width(scalar)
-            if length > echoLimit { break }
-            kept.append(scalar)
-        }
-        return String(kept) + "…"
-    }
+    /// `text` as an error message repeats it (``Excerpt/of(_:)``).
+    public static func echo(_ text: String) -> String { Excerpt.of(text) }
 }
 
 /// A command a client sends, one JSON object per line.

@@ -40,6 +40,23 @@ struct ClientCommandTests {
         #expect(short.message.hasPrefix("Unknown command \"pong\";"))
     }
 
+    @Test("the JSON parser's messages cut the client's key and number too: a missing colon, a key twice, a number out of range")
+    func parserMessages() throws {
+        let long = String(repeating: "k", count: 65_000)
+        let cut = "\"" + String(repeating: "k", count: 48) + "…\""
+        let colon = try #require(Self.error(#"{"\#(long)"}"#))
+        #expect(colon.code == .invalidJSON)
+        #expect(colon.message.contains("after the key " + cut), "\(colon.message.prefix(200))")
+        #expect(colon.message.utf8.count < 200)
+        let key = String(repeating: "k", count: 32_000)
+        let twice = try #require(Self.error(#"{"cmd":"ping","\#(key)":0,"\#(key)":0}"#))
+        #expect(twice.message.contains("the key " + cut + " appears twice"), "\(twice.message.prefix(200))")
+        #expect(twice.message.utf8.count < 200)
+        let number = try #require(Self.error(#"{"cmd":"ping","n":1"# + String(repeating: "0", count: 65_000) + "}"))
+        #expect(number.message.contains("the number 1" + String(repeating: "0", count: 47) + "… is out of range"), "\(number.message.prefix(200))")
+        #expect(number.message.utf8.count < 200)
+    }
+
     @Test("a cut never splits a character: 2-byte and 4-byte characters end before the limit")
     func cutAtCharacters() {
         #expect(ProtocolError.echo(String(repeating: "é", count: 100)) == String(repeating: "é", count: 24) + "…")
