@@ -241,7 +241,7 @@ def render(f, d):
     w("| total, estimate | **%.1f–%.1f %%** of one of the four cores |" % total)
     w("")
     rest, spinning = f["native_rest"], f["native_spin"]
-    w("Memory of the shipped daemon (static Swift runtime, stripped), from `/proc/PID/smaps_rollup`")
+    w("Memory of the shipped daemon (Swift runtime and C++ library linked statically, stripped), from `/proc/PID/smaps_rollup`")
     w("(Anonymous: its own heap and stacks; the rest of RSS is mapped files, mostly its own text),")
     w("and its CPU on this machine:")
     w("")

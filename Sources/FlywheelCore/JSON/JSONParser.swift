@@ -24,6 +24,8 @@ public struct JSONParser {
     /// With JSON5: the 1-based line of every object member, by dotted path (`controls.tempo.range`, `devices[0].name`).
     var memberLines: [String: Int] = [:]
     var path: [String] = []
+    /// The most members an object, or items an array, may have (nil: no bound).
+    var maximumMembers: Int?
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -91,12 +93,14 @@ public struct JSONParser {
         return text
     }
 
-    /// Parses one JSON document (surrounding whitespace allowed).
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    /// Parses one JSON document (surrounding whitespace allowed); with `maximumMembers`, an object
+    /// of more members or an array of more items fails there, before the rest is parsed.
+    public static func parse(_ bytes: [UInt8], maximumMembers: Int? = nil) throws(Failure) -> JSONValue {
         if let bad = firstInvalidUTF8(bytes) {
             throw Failure(offset: bad, problem: "invalid UTF-8")
         }
         var parser = JSONParser(bytes)
+        parser.maximumMembers = maximumMembers
         parser.skipWhitespace()
         let value = try parser.value()
         parser.skipWhitespace()
@@ -188,6 +192,7 @@ public struct JSONParser {
         while true {
             try skipWhitespaceAndComments()
             if json5, index < bytes.count, bytes[index] == 0x7D, !pairs.isEmpty { index += 1; return .object(pairs) }  // trailing comma
+            if let limit = maximumMembers, pairs.count == limit { throw fail("an object of more than \(limit) members") }
             let keyOffset = index
             let key: String
             if index < bytes.count, bytes[index] == 0x22 || (json5 && bytes[index] == 0x27) {
@@ -240,6 +245,7 @@ public struct JSONParser {
         while true {
             try skipWhitespaceAndComments()
             if json5, index < bytes.count, bytes[index] == 0x5D, !items.isEmpty { index += 1; return .array(items) }  // trailing comma
+            if let limit = maximumMembers, items.count == limit { throw fail("an array of more than \(limit) items") }
             path.append("[\(items.count)]")
             if json5 { memberLines[dottedPath] = lineNumber(at: index) }
             items.append(try value())

@@ -2,7 +2,8 @@
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The line is not UTF-8.
     case invalidUTF8 = "invalid-utf8"
-    /// Not JSON: a syntax error, NaN or Infinity, a duplicate key, nesting too deep.
+    /// Not JSON: a syntax error, NaN or Infinity, a duplicate key, nesting too deep, an object or
+    /// array of more than 64 members.
     case invalidJSON = "invalid-json"
     /// A JSON value that is not an object.
     case notAnObject = "not-an-object"

@@ -57,6 +57,22 @@ struct ClientCommandTests {
         #expect(number.message.utf8.count < 200)
     }
 
+    @Test("a command of 64 members parses; at the 65th key or item the parse stops with invalid-json")
+    func memberBound() throws {
+        let keys = (0..<63).map { #","k\#($0)":0"# }.joined()
+        let atLimit = try #require(Self.error(#"{"cmd":"ping""# + keys + "}"))
+        #expect(atLimit.code == .unknownField)  // 64 members: parsed whole, then judged
+        let over = try #require(Self.error(#"{"cmd":"ping""# + keys + #","x":0}"#))
+        #expect(over.code == .invalidJSON)
+        #expect(over.message.contains("an object of more than 64 members"))
+        let items = Array(repeating: #""tempo""#, count: 65).joined(separator: ",")
+        let array = try #require(Self.error(#"{"cmd":"watch","classes":["# + items + "]}"))
+        #expect(array.code == .invalidJSON)
+        #expect(array.message.contains("an array of more than 64 items"))
+        // Configuration files are not bounded so: 6,000 devices load.
+        #expect(throws: Never.self) { try JSONParser.parse(Array(("[" + Array(repeating: "0", count: 6000).joined(separator: ",") + "]").utf8)) }
+    }
+
     @Test("a cut never splits a character: 2-byte and 4-byte characters end before the limit")
     func cutAtCharacters() {
         #expect(ProtocolError.echo(String(repeating: "é", count: 100)) == String(repeating: "é", count: 24) + "…")
