@@ -99,6 +99,12 @@ public struct JSONParser {
         if let bad = firstInvalidUTF8(bytes) {
             throw Failure(offset: bad, problem: "invalid UTF-8")
         }
+        return try parse(validUTF8: bytes, maximumMembers: maximumMembers)
+    }
+
+    /// ``parse(_:maximumMembers:)`` of bytes already found to be UTF-8 (a client's line is checked
+    /// first, for its own error code): each byte is validated once.
+    static func parse(validUTF8 bytes: [UInt8], maximumMembers: Int?) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.maximumMembers = maximumMembers
         parser.skipWhitespace()

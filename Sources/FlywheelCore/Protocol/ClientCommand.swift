@@ -9,13 +9,6 @@ public struct ProtocolError: Error, Sendable, Hashable {
         self.code = code
         self.message = message
     }
-
-    /// The most bytes of a client's text (a command, a key, a class, a control, a mode) an error
-    /// message repeats: the answer to a line of any length stays short (``Excerpt``).
-    public static let echoLimit = Excerpt.limitBytes
-
-    /// `text` as an error message repeats it (``Excerpt/of(_:)``).
-    public static func echo(_ text: String) -> String { Excerpt.of(text) }
 }
 
 /// A command a client sends, one JSON object per line.
@@ -49,7 +42,7 @@ public enum ClientCommand: Sendable, Hashable {
             throw ProtocolError(.invalidUTF8, "The line is not valid UTF-8 (byte \(bad)).")
         }
         let value: JSONValue
-        do { value = try JSONParser.parse(line, maximumMembers: maximumMembers) } catch {
+        do { value = try JSONParser.parse(validUTF8: line, maximumMembers: maximumMembers) } catch {
             throw ProtocolError(.invalidJSON, "The line is not valid JSON: \(error.description).")
         }
         guard case .object(let pairs) = value else {
@@ -64,7 +57,7 @@ public enum ClientCommand: Sendable, Hashable {
         func allow(_ keys: Set<String>) throws(ProtocolError) {
             for (key, _) in pairs where key != "cmd" && !keys.contains(key) {
                 let known = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw ProtocolError(.unknownField, "\"\(ProtocolError.echo(cmd))\" does not take \"\(ProtocolError.echo(key))\"" + (known.isEmpty ? "." : "; it takes \(known)."))
+                throw ProtocolError(.unknownField, "\"\(Excerpt.of(cmd))\" does not take \"\(Excerpt.of(key))\"" + (known.isEmpty ? "." : "; it takes \(known)."))
             }
         }
         func number(_ key: String) throws(ProtocolError) -> Double? {
@@ -98,7 +91,7 @@ public enum ClientCommand: Sendable, Hashable {
                     }
                     guard let watched = MessageClass(rawValue: name), MessageClass.watchable.contains(watched) else {
                         let names = MessageClass.watchable.map(\.rawValue).joined(separator: ", ")
-                        throw ProtocolError(.unknownClass, "There is no class \"\(ProtocolError.echo(name))\"; the classes are \(names).")
+                        throw ProtocolError(.unknownClass, "There is no class \"\(Excerpt.of(name))\"; the classes are \(names).")
                     }
                     classes!.insert(watched)
                 }
@@ -171,10 +164,10 @@ public enum ClientCommand: Sendable, Hashable {
                 }
                 return .setMode(name)
             default:
-                throw ProtocolError(.unknownControl, "There is no control \"\(ProtocolError.echo(control))\"; the controls are tempo, scrub, volume and mode.")
+                throw ProtocolError(.unknownControl, "There is no control \"\(Excerpt.of(control))\"; the controls are tempo, scrub, volume and mode.")
             }
         default:
-            throw ProtocolError(.unknownCommand, "Unknown command \"\(ProtocolError.echo(cmd))\"; the commands are watch, get, set, tap and ping.")
+            throw ProtocolError(.unknownCommand, "Unknown command \"\(Excerpt.of(cmd))\"; the commands are watch, get, set, tap and ping.")
         }
     }
 }

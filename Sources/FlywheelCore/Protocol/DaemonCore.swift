@@ -256,7 +256,7 @@ public struct DaemonCore: Sendable {
             let before = mode.active
             guard let control = Control(rawValue: name), mode.select(control) else {
                 let names = mode.segments.map(\.rawValue).joined(separator: ", ")
-                return (Self.error(.outOfRange, "There is no mode \"\(ProtocolError.echo(name))\"; the modes are \(names).", at: time), [])
+                return (Self.error(.outOfRange, "There is no mode \"\(Excerpt.of(name))\"; the modes are \(names).", at: time), [])
             }
             let changed = before != mode.active
             return (state(at: time), changed ? [ServerMessage(ControlEvent.mode(control, timeNanoseconds: time))] : [])

@@ -1,7 +1,7 @@
 import Testing
 @testable import FlywheelCore
 
-/// What an error repeats of a client's line: its names, never more than ``ProtocolError/echoLimit``
+/// What an error repeats of a client's line: its names, never more than ``Excerpt/limitBytes``
 /// bytes of each, so the answer to a line of any length (up to 64 KiB) stays a short sentence.
 @Suite("Client command errors")
 struct ClientCommandTests {
@@ -75,10 +75,10 @@ struct ClientCommandTests {
 
     @Test("a cut never splits a character: 2-byte and 4-byte characters end before the limit")
     func cutAtCharacters() {
-        #expect(ProtocolError.echo(String(repeating: "é", count: 100)) == String(repeating: "é", count: 24) + "…")
-        #expect(ProtocolError.echo(String(repeating: "🎛", count: 20)) == String(repeating: "🎛", count: 12) + "…")
-        let exact = String(repeating: "x", count: ProtocolError.echoLimit)
-        #expect(ProtocolError.echo(exact) == exact)
-        #expect(ProtocolError.echo("x" + exact) == exact + "…")
+        #expect(Excerpt.of(String(repeating: "é", count: 100)) == String(repeating: "é", count: 24) + "…")
+        #expect(Excerpt.of(String(repeating: "🎛", count: 20)) == String(repeating: "🎛", count: 12) + "…")
+        let exact = String(repeating: "x", count: Excerpt.limitBytes)
+        #expect(Excerpt.of(exact) == exact)
+        #expect(Excerpt.of("x" + exact) == exact + "…")
     }
 }
