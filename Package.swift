@@ -108,7 +108,7 @@ let package = Package(
         // Measurements run on demand (Tests/Benchmarks), never part of the tests.
         .executableTarget(name: "flywheel-bench", dependencies: ["FlywheelCore"]),
 
-        .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore"]),
+        .testTarget(name: "FlywheelCoreTests", dependencies: ["FlywheelCore", "FlywheelSimulator"]),
         .testTarget(name: "FlywheelSimulatorTests", dependencies: ["FlywheelSimulator", "FlywheelCore"]),
         .testTarget(
             name: "FlywheelFormatsTests",

@@ -23,6 +23,9 @@ public final class Daemon {
     var nextWatchdog: Nanoseconds?
     /// systemd passed the listening socket (socket activation): the configured path is not made.
     let socketPassed: Bool
+    /// The pipeline's messages of one turn, on their way to the clients (the buffer is kept from
+    /// turn to turn: a turn allocates no array of messages).
+    var outbox: [ServerMessage] = []
 
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {
@@ -128,7 +131,8 @@ public final class Daemon {
     func wire() throws(ToolError) {
         if let manager {
             manager.onInput = { [unowned self] device, inputs in
-                self.server.broadcast(self.pipeline.input(inputs, from: device))
+                self.pipeline.input(inputs, from: device, into: &self.outbox)
+                self.deliver()
                 self.schedule()
             }
             manager.onChange = { [unowned self] change, device, time in
@@ -188,12 +192,19 @@ public final class Daemon {
             let period = Nanoseconds(60e9 / max(1, Double(pipeline.core.tempo.bpm)))
             nextBeat = beat + period * max(1, (now - beat) / period + 1)
         }
-        server.broadcast(pipeline.advance(to: now))
+        pipeline.advance(to: now, into: &outbox)
+        deliver()
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
             _ = SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + interval
         }
         schedule()
+    }
+
+    /// Broadcasts the outbox and empties it, keeping its buffer.
+    func deliver() {
+        server.broadcast(outbox)
+        outbox.removeAll(keepingCapacity: true)
     }
 
     func handleSignals() {

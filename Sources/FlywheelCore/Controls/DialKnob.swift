@@ -54,14 +54,61 @@ public struct DialKnob: Sendable {
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
     ) -> [Step] {
-        steps(knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration))
+        var steps: [Step] = []
+        move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &steps) { $0 }
+        return steps
+    }
+
+    /// ``move(by:at:touching:device:acceleration:)``, each step appended to `out` as `make` makes it.
+    public mutating func move<Output>(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
+        into out: inout [Output], _ make: (Step) -> Output
+    ) {
+        var events = takeGroupEvents()
+        knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
+        appendSteps(events, into: &out, make)
+        groupEvents = events
     }
 
     /// A touch lifted from the knob of `device`.
-    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [Step] { steps(knobs.lift(device: device, at: time)) }
+    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [Step] {
+        var steps: [Step] = []
+        lift(at: time, device: device, into: &steps) { $0 }
+        return steps
+    }
+
+    /// ``lift(at:device:)``, each step appended to `out` as `make` makes it.
+    public mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
+        var events = takeGroupEvents()
+        knobs.lift(device: device, at: time, into: &events)
+        appendSteps(events, into: &out, make)
+        groupEvents = events
+    }
 
     /// Brings the knobs to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [Step] { steps(knobs.advance(to: time)) }
+    public mutating func advance(to time: Nanoseconds) -> [Step] {
+        var steps: [Step] = []
+        advance(to: time, into: &steps) { $0 }
+        return steps
+    }
+
+    /// ``advance(to:)``, each step appended to `out` as `make` makes it.
+    public mutating func advance<Output>(to time: Nanoseconds, into out: inout [Output], _ make: (Step) -> Output) {
+        var events = takeGroupEvents()
+        knobs.advance(to: time, into: &events)
+        appendSteps(events, into: &out, make)
+        groupEvents = events
+    }
+
+    /// The knobs' events of one turn, kept between turns (a turn allocates nothing).
+    var groupEvents: [KnobGroup.Event] = []
+
+    mutating func takeGroupEvents() -> [KnobGroup.Event] {
+        var events = groupEvents
+        groupEvents = []
+        events.removeAll(keepingCapacity: true)
+        return events
+    }
 
     /// When to call ``advance(to:)`` next; nil at rest.
     public var nextDeadline: Nanoseconds? { knobs.nextDeadline }
@@ -78,31 +125,29 @@ public struct DialKnob: Sendable {
         return (value, frame.position, frame.velocity)
     }
 
-    /// The knobs' events as steps; a `began` carries the value after the events it came with.
-    mutating func steps(_ events: [KnobGroup.Event]) -> [Step] {
-        var steps: [Step] = []
-        var began: [Int] = []
+    /// The knobs' events as steps, appended to `out` as `make` makes them; a `began` carries the
+    /// value after the events it came with.
+    mutating func appendSteps<Output>(_ events: [KnobGroup.Event], into out: inout [Output], _ make: (Step) -> Output) {
+        var began: [(index: Int, timeNanoseconds: Nanoseconds)] = []
         for event in events {
             switch event {
             case .began(let t):
-                began.append(steps.count)
-                steps.append(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t))
+                began.append((out.count, t))
+                out.append(make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)))
             case .moved(let delta, let t):
                 let next = index(detent + delta)
                 guard next != detent else { continue }
                 detent = next
-                steps.append(Step(value: value, detent: detent, phase: .moved, timeNanoseconds: t))
+                out.append(make(Step(value: value, detent: detent, phase: .moved, timeNanoseconds: t)))
             case .released:
                 continue
             case .rest(let t):
-                steps.append(Step(value: value, detent: detent, phase: .settled, timeNanoseconds: t))
+                out.append(make(Step(value: value, detent: detent, phase: .settled, timeNanoseconds: t)))
             }
         }
-        for index in began {
-            steps[index].value = value
-            steps[index].detent = detent
+        for (index, t) in began {
+            out[index] = make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t))
         }
-        return steps
     }
 }
 
@@ -122,16 +167,40 @@ extension DialControl {
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
     ) -> [ControlEvent] {
-        knob.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration).map(Self.event)
+        var events: [ControlEvent] = []
+        move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
+        return events
+    }
+
+    /// ``move(by:at:touching:device:acceleration:)``, its events appended to `events`.
+    public mutating func move(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
+        into events: inout [ControlEvent]
+    ) {
+        knob.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events, Self.event)
     }
 
     /// A touch lifted from the knob of `device`.
     public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
-        knob.lift(at: time, device: device).map(Self.event)
+        var events: [ControlEvent] = []
+        lift(at: time, device: device, into: &events)
+        return events
+    }
+
+    /// ``lift(at:device:)``, its events appended to `events`.
+    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into events: inout [ControlEvent]) {
+        knob.lift(at: time, device: device, into: &events, Self.event)
     }
 
     /// Brings the control to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] { knob.advance(to: time).map(Self.event) }
+    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
+        var events: [ControlEvent] = []
+        advance(to: time, into: &events)
+        return events
+    }
+
+    /// ``advance(to:)``, its events appended to `events`.
+    public mutating func advance(to time: Nanoseconds, into events: inout [ControlEvent]) { knob.advance(to: time, into: &events, Self.event) }
 
     /// When to call ``advance(to:)`` next; nil at rest.
     public var nextDeadline: Nanoseconds? { knob.nextDeadline }

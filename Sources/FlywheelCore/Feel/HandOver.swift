@@ -46,6 +46,12 @@ struct HandOver: Sendable {
         return Motion.steps(steps, from: plan.startDetent, to: plan.target, after: from, through: to)
     }
 
+    /// ``steps(after:through:)`` one at a time, in order, without an array.
+    func forEachStep(after from: Nanoseconds, through to: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) {
+        guard to <= knownThrough else { return completed.forEachStep(after: from, through: to, body) }
+        Motion.forEachStep(steps, from: plan.startDetent, to: plan.target, after: from, through: to, body)
+    }
+
     /// Position and velocity at `time` (≥ the start), as ``Motion/state(at:)`` has them.
     func state(at time: Nanoseconds) -> (position: Double, velocity: Double) {
         if motion == nil, time < plan.springStartNanoseconds { return plan.movingState(at: time) }

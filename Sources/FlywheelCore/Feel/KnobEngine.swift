@@ -19,9 +19,9 @@ public struct KnobEngine: Sendable {
     }
 
     /// The feel.
-    public var parameters: FeelParameters
+    public var parameters: FeelParameters { didSet { refreshDeadline() } }
     /// The range.
-    public var bounds: Bounds
+    public var bounds: Bounds { didSet { refreshDeadline() } }
     /// The detent reported now.
     public private(set) var reportedDetent: Int
     /// The hand's position in detents while a gesture is under way.
@@ -73,12 +73,21 @@ public struct KnobEngine: Sendable {
         touching = false
         reportedDetent = bounds.clamp(detent)
         handPosition = Double(reportedDetent)
+        refreshDeadline()
     }
 
     /// The hand moved the knob by `delta` detents at `time` (`touching`: a touch panel, which
     /// releases on lift rather than on silence).
     public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false) -> [Event] {
-        var events = advance(to: time)
+        var events: [Event] = []
+        move(by: delta, at: time, touching: touching, into: &events)
+        return events
+    }
+
+    /// ``move(by:at:touching:)``, its events appended to `events`.
+    public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false, into events: inout [Event]) {
+        defer { refreshDeadline() }
+        bring(to: time, into: &events)
         restPendingSince = nil
         if let motion {
             // Input during a coast: against it the knob stops at once; with it the hand takes over
@@ -123,9 +132,8 @@ public struct KnobEngine: Sendable {
         }
         if direction != 0 { lastDirection = direction }
         lastInput = time
-        if bounceQuietAt == nil { events += followHand(at: time) }
+        if bounceQuietAt == nil { followHand(at: time, into: &events) }
         planHandOver()
-        return events
     }
 
     /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
@@ -144,14 +152,13 @@ public struct KnobEngine: Sendable {
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
-    mutating func followHand(at time: Nanoseconds) -> [Event] {
-        var events: [Event] = []
+    mutating func followHand(at time: Nanoseconds, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
         let landing = bounds.clamp(Int((shown > Double(reportedDetent) ? shown - 0.6 : shown + 0.6).rounded(shown > Double(reportedDetent) ? .up : .down)))
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing
             events.append(.detent(reportedDetent, timeNanoseconds: time))
-            return events
+            return
         }
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
@@ -161,19 +168,31 @@ public struct KnobEngine: Sendable {
             reportedDetent -= 1
             events.append(.detent(reportedDetent, timeNanoseconds: time))
         }
-        return events
     }
 
     /// A touch lifted at `time`: the release.
     public mutating func lift(at time: Nanoseconds) -> [Event] {
-        var events = advance(to: time)
-        guard gestureActive else { return events }
-        events += release(at: time, velocity: estimator.velocity(atRelease: time))
+        var events: [Event] = []
+        lift(at: time, into: &events)
         return events
     }
 
-    /// When ``advance(to:)`` must next be called, or nil at rest.
-    public var nextDeadline: Nanoseconds? {
+    /// ``lift(at:)``, its events appended to `events`.
+    public mutating func lift(at time: Nanoseconds, into events: inout [Event]) {
+        defer { refreshDeadline() }
+        bring(to: time, into: &events)
+        guard gestureActive else { return }
+        release(at: time, velocity: estimator.velocity(atRelease: time), into: &events)
+    }
+
+    /// When ``advance(to:)`` must next be called, or nil at rest. Kept up to date by every change
+    /// (a group of knobs asks it of every knob at every step and wake-up).
+    public private(set) var nextDeadline: Nanoseconds?
+
+    mutating func refreshDeadline() { nextDeadline = computedDeadline }
+
+    /// ``nextDeadline`` worked out from the state.
+    var computedDeadline: Nanoseconds? {
         if let bounceQuietAt { return bounceQuietAt }
         if gestureActive && !touching, let lastInput {
             let release = lastInput + parameters.releaseSilenceNanoseconds
@@ -188,17 +207,29 @@ public struct KnobEngine: Sendable {
     /// and its rest, each stamped with its own time.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
         var events: [Event] = []
+        advance(to: time, into: &events)
+        return events
+    }
+
+    /// ``advance(to:)``, its events appended to `events`.
+    public mutating func advance(to time: Nanoseconds, into events: inout [Event]) {
+        bring(to: time, into: &events)
+        refreshDeadline()
+    }
+
+    /// ``advance(to:into:)`` without working out the next deadline (its caller does, once).
+    mutating func bring(to time: Nanoseconds, into events: inout [Event]) {
         if let quiet = bounceQuietAt, time >= quiet {
             bounceQuietAt = nil
-            events += followHand(at: quiet)
+            followHand(at: quiet, into: &events)
             planHandOver()
         }
         if gestureActive && !touching, let handOver, let lastInput {
             // The hand-over's detent steps, each at its own time, up to the release.
             let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
-            for step in handOver.steps(after: handOverReportedThrough, through: through) {
-                reportedDetent = step.detent
-                events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
+            handOver.forEachStep(after: handOverReportedThrough, through: through) { time, detent in
+                reportedDetent = detent
+                events.append(.detent(detent, timeNanoseconds: time))
             }
             handOverReportedThrough = max(handOverReportedThrough, through)
             now = max(now, through)
@@ -207,12 +238,12 @@ public struct KnobEngine: Sendable {
             // Silence is the release; the velocity is the hand's as it last moved, and the motion
             // is the hand-over, under way since the hand last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            events += self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver)
+            self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver, into: &events)
         }
         if let motion {
-            for step in motion.steps(after: max(now, motion.startNanoseconds - 1), through: time) {
-                reportedDetent = step.detent
-                events.append(.detent(step.detent, timeNanoseconds: step.timeNanoseconds))
+            motion.forEachStep(after: max(now, motion.startNanoseconds - 1), through: time) { time, detent in
+                reportedDetent = detent
+                events.append(.detent(detent, timeNanoseconds: time))
             }
             if time >= motion.settleNanoseconds {
                 reportedDetent = motion.target
@@ -229,17 +260,15 @@ public struct KnobEngine: Sendable {
             }
         }
         now = max(now, time)
-        return events
     }
 
     /// The release at `time`: the motion is the hand-over under way (whose steps up to now are
     /// reported), or one planned from here.
-    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: HandOver? = nil) -> [Event] {
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: HandOver? = nil, into events: inout [Event]) {
         // A bounce still settling: the motion starts from where the hand is.
-        var settledBounce: [Event] = []
         if bounceQuietAt != nil {
             bounceQuietAt = nil
-            settledBounce = followHand(at: time)
+            followHand(at: time, into: &events)
         }
         gestureActive = false
         touching = false
@@ -249,10 +278,9 @@ public struct KnobEngine: Sendable {
         motion = handOver?.completed ?? Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)
-        var events: [Event] = settledBounce + [.released(velocity: velocity, timeNanoseconds: time)]
+        events.append(.released(velocity: velocity, timeNanoseconds: time))
         now = max(now, time)
-        events += advance(to: time)
-        return events
+        bring(to: time, into: &events)
     }
 
     /// The release velocity: the measured one, plus the momentum the hand took over from a coast

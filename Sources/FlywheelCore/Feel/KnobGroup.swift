@@ -54,37 +54,102 @@ public struct KnobGroup: Sendable {
     public mutating func move(
         device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, acceleration: Bool = true
     ) -> [Event] {
+        var out: [Event] = []
+        move(device: device, by: delta, at: time, touching: touching, base: base, acceleration: acceleration, into: &out)
+        return out
+    }
+
+    /// ``move(device:by:at:touching:base:acceleration:)``, its events appended to `out`.
+    public mutating func move(
+        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, acceleration: Bool = true,
+        into out: inout [Event]
+    ) {
         let index = member(device, base: base, acceleration: acceleration)
-        return translate([(index, members[index].engine.move(by: delta, at: time, touching: touching))])
+        var events = takeEngineEvents()
+        members[index].engine.move(by: delta, at: time, touching: touching, into: &events)
+        for event in events { translate(event, of: index, into: &out) }
+        giveBack(events)
+        refreshDeadline()
     }
 
     /// A touch lifted from the knob of `device`.
     public mutating func lift(device: DeviceIdentity, at time: Nanoseconds) -> [Event] {
-        let events = advance(to: time)
-        guard let index = members.firstIndex(where: { $0.device == device }) else { return events }
-        return events + translate([(index, members[index].engine.lift(at: time))])
+        var out: [Event] = []
+        lift(device: device, at: time, into: &out)
+        return out
+    }
+
+    /// ``lift(device:at:)``, its events appended to `out`.
+    public mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
+        advance(to: time, into: &out)
+        guard let index = members.firstIndex(where: { $0.device == device }) else { return }
+        var events = takeEngineEvents()
+        members[index].engine.lift(at: time, into: &events)
+        for event in events { translate(event, of: index, into: &out) }
+        giveBack(events)
+        refreshDeadline()
     }
 
     /// Brings every knob to `time`, their events in time order.
     public mutating func advance(to time: Nanoseconds) -> [Event] {
-        var batches: [(Int, [KnobEngine.Event])] = []
-        for index in members.indices where deadline(of: index) != nil {
-            batches.append((index, members[index].engine.advance(to: time)))
-        }
-        return batches.isEmpty ? [] : translate(batches)
+        var out: [Event] = []
+        advance(to: time, into: &out)
+        return out
     }
 
-    /// When to call ``advance(to:)`` next; nil when every knob rests.
-    public var nextDeadline: Nanoseconds? {
+    /// ``advance(to:)``, its events appended to `out`: each knob's in its own order, and across
+    /// knobs in time order (a stable sort, only when more than one knob spoke).
+    public mutating func advance(to time: Nanoseconds, into out: inout [Event]) {
+        var events = takeEngineEvents()
+        var owners = self.owners
+        self.owners = []
+        owners.removeAll(keepingCapacity: true)
+        var speakers = 0
+        for index in members.indices where deadline(of: index) != nil {
+            let before = events.count
+            members[index].engine.advance(to: time, into: &events)
+            if events.count > before { speakers += 1 }
+            for _ in before..<events.count { owners.append(index) }
+        }
+        if speakers > 1 {
+            let order = events.indices.sorted { (Self.time(events[$0]), $0) < (Self.time(events[$1]), $1) }
+            for position in order { translate(events[position], of: owners[position], into: &out) }
+        } else {
+            for position in events.indices { translate(events[position], of: owners[position], into: &out) }
+        }
+        self.owners = owners
+        giveBack(events)
+        refreshDeadline()
+    }
+
+    /// The engines' events of one turn, kept between turns so that a turn allocates nothing: taken
+    /// out while the engines append to it (they are mutated meanwhile), then given back.
+    var engineEvents: [KnobEngine.Event] = []
+    /// For each of a turn's `engineEvents`, its knob.
+    var owners: [Int] = []
+
+    mutating func takeEngineEvents() -> [KnobEngine.Event] {
+        var events = engineEvents
+        engineEvents = []
+        events.removeAll(keepingCapacity: true)
+        return events
+    }
+
+    mutating func giveBack(_ events: [KnobEngine.Event]) { engineEvents = events }
+
+    /// When to call ``advance(to:)`` next; nil when every knob rests. Kept up to date by every
+    /// change (asked at every step and wake-up).
+    public private(set) var nextDeadline: Nanoseconds?
+
+    mutating func refreshDeadline() {
         var earliest: Nanoseconds?
         for index in members.indices {
             if let deadline = deadline(of: index) { earliest = min(earliest ?? deadline, deadline) }
         }
-        return earliest
+        nextDeadline = earliest
     }
 
-    /// The deadline of member `index`'s engine, asked where the engine is: an array element read
-    /// by value is a copy of the engine, a retain and a release for each array in it.
+    /// The deadline of member `index`'s engine (read in place, not by copying the engine out).
     func deadline(of index: Int) -> Nanoseconds? {
         members.withUnsafeBufferPointer { $0[index].engine.nextDeadline }
     }
@@ -96,6 +161,7 @@ public struct KnobGroup: Sendable {
             members[index].reported = members[index].engine.reportedDetent
             members[index].inGesture = false
         }
+        refreshDeadline()
     }
 
     /// While any knob moves at `time`: the shared position (`base` plus each moving knob's offset
@@ -134,39 +200,27 @@ public struct KnobGroup: Sendable {
         return members.count - 1
     }
 
-    /// The engines' events as the control's, in time order across knobs (each knob's own order
-    /// kept).
-    mutating func translate(_ batches: [(Int, [KnobEngine.Event])]) -> [Event] {
-        var tagged: [(index: Int, event: KnobEngine.Event)] = []
-        for (index, events) in batches {
-            for event in events { tagged.append((index, event)) }
+    /// A knob's event as the control's: the group's gesture begins with its first knob and rests
+    /// with its last.
+    mutating func translate(_ event: KnobEngine.Event, of index: Int, into out: inout [Event]) {
+        var othersInGesture: Bool { members.indices.contains { $0 != index && members[$0].inGesture } }
+        switch event {
+        case .began(let t):
+            // A knob that turns again while its last turn still springs or coasts continues
+            // the control's gesture: one `began` until the `rest`.
+            let continuing = members[index].inGesture
+            members[index].inGesture = true
+            if !othersInGesture && !continuing { out.append(.began(timeNanoseconds: t)) }
+        case .detent(let detent, let t):
+            let delta = detent - members[index].reported
+            members[index].reported = detent
+            if delta != 0 { out.append(.moved(detents: delta, timeNanoseconds: t)) }
+        case .released(let velocity, let t):
+            out.append(.released(velocity: velocity, timeNanoseconds: t))
+        case .rest(_, let t):
+            members[index].inGesture = false
+            if !othersInGesture { out.append(.rest(timeNanoseconds: t)) }
         }
-        if batches.count > 1, batches.count(where: { !$0.1.isEmpty }) > 1 {  // more than one knob spoke
-            tagged = tagged.enumerated().sorted { (Self.time($0.element.event), $0.offset) < (Self.time($1.element.event), $1.offset) }
-                .map(\.element)
-        }
-        var out: [Event] = []
-        for (index, event) in tagged {
-            var othersInGesture: Bool { members.indices.contains { $0 != index && members[$0].inGesture } }
-            switch event {
-            case .began(let t):
-                // A knob that turns again while its last turn still springs or coasts continues
-                // the control's gesture: one `began` until the `rest`.
-                let continuing = members[index].inGesture
-                members[index].inGesture = true
-                if !othersInGesture && !continuing { out.append(.began(timeNanoseconds: t)) }
-            case .detent(let detent, let t):
-                let delta = detent - members[index].reported
-                members[index].reported = detent
-                if delta != 0 { out.append(.moved(detents: delta, timeNanoseconds: t)) }
-            case .released(let velocity, let t):
-                out.append(.released(velocity: velocity, timeNanoseconds: t))
-            case .rest(_, let t):
-                members[index].inGesture = false
-                if !othersInGesture { out.append(.rest(timeNanoseconds: t)) }
-            }
-        }
-        return out
     }
 
     static func time(_ event: KnobEngine.Event) -> Nanoseconds {

@@ -147,6 +147,22 @@ public struct Motion: Sendable, Hashable {
         Motion.steps(stepNanoseconds, from: startDetent, to: target, after: from, through: to)
     }
 
+    /// ``steps(after:through:)`` one at a time, in order, without an array.
+    func forEachStep(after from: Nanoseconds, through to: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) {
+        Motion.forEachStep(stepNanoseconds, from: startDetent, to: target, after: from, through: to, body)
+    }
+
+    /// ``steps(_:from:to:after:through:)`` one at a time, in order, without an array.
+    static func forEachStep(
+        _ times: [Nanoseconds], from startDetent: Int, to target: Int, after from: Nanoseconds, through to: Nanoseconds,
+        _ body: (Nanoseconds, Int) -> Void
+    ) {
+        let direction = target > startDetent ? 1 : -1
+        for (index, time) in times.enumerated() where time > from && time <= to {
+            body(time, startDetent + direction * (index + 1))
+        }
+    }
+
     /// The steps among `times` (the steps from `startDetent` towards `target`) in (from, through].
     static func steps(
         _ times: [Nanoseconds], from startDetent: Int, to target: Int, after from: Nanoseconds, through to: Nanoseconds

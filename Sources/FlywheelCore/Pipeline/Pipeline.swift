@@ -54,38 +54,49 @@ public struct Pipeline: Sendable {
     /// Does, in time order and each at its own time, everything due by `now`.
     public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
         var messages: [ServerMessage] = []
+        advance(to: now, into: &messages)
+        return messages
+    }
+
+    /// ``advance(to:)``, its messages appended to `messages` (a caller's buffer, kept from turn to
+    /// turn: the event loop's path allocates no array of messages).
+    public mutating func advance(to now: Nanoseconds, into messages: inout [ServerMessage]) {
         while true {
             // The controls' deadline asked once a turn: it is most of the search.
             let controlsDue = core.nextDeadline
             guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
             if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
-                messages.join(core.advance(to: deadline))
+                core.advance(to: deadline, into: &messages)
             } else if let frame = nextFrame, frame == due {
                 step(to: frame)
-                messages.join(core.frames(at: frame))
+                messages.append(contentsOf: core.frames(at: frame))
                 lastFrame = frame
                 nextFrame = nil
             } else if let input = playback?.next(dueBy: due) {
-                messages.join(route(input, from: playback!.device))
+                route(input, from: playback!.device, into: &messages)
             } else {
                 break  // a loop restarted: its first item is due later
             }
             scheduleFrame()
         }
-        return messages
     }
 
     /// Input from a device: everything due before it first, then the input, routed to the
     /// controls at its own time.
     public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
         var messages: [ServerMessage] = []
+        input(inputs, from: device, into: &messages)
+        return messages
+    }
+
+    /// ``input(_:from:)``, its messages appended to `messages`.
+    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice, into messages: inout [ServerMessage]) {
         for input in inputs {
-            messages.join(advance(to: max(input.timeNanoseconds, time)))
-            messages.join(route(input, from: device))
+            advance(to: max(input.timeNanoseconds, time), into: &messages)
+            route(input, from: device, into: &messages)
             scheduleFrame()
         }
-        return messages
     }
 
     /// A device came or went.
@@ -94,7 +105,9 @@ public struct Pipeline: Sendable {
             stepRemainders[device.identity] = nil
             core.forgetPresses(of: device.identity)
         }
-        return advance(to: max(time, self.time)) + [DaemonCore.device(change, device, at: max(time, self.time))]
+        var messages = advance(to: max(time, self.time))
+        messages.append(DaemonCore.device(change, device, at: max(time, self.time)))
+        return messages
     }
 
     mutating func step(to t: Nanoseconds) { time = max(time, t) }
@@ -109,11 +122,27 @@ public struct Pipeline: Sendable {
     /// Knob motion to the device's route (its own engine there, after its knob options), buttons
     /// to the button logic, the shuttle ring to the scrub, gaps to every client.
     mutating func route(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
+        var messages: [ServerMessage] = []
+        route(input, from: device, into: &messages)
+        return messages
+    }
+
+    /// ``route(_:from:)``, its messages appended to `messages`.
+    mutating func route(_ input: DeviceInput, from device: InputDevice, into messages: inout [ServerMessage]) {
         step(to: input.timeNanoseconds)
         let t = time
         switch input.action {
-        case .knob(let detents): return knob(detents, touching: false, at: t, from: device)
-        case .touch(let detents): return knob(detents, touching: true, at: t, from: device)
+        case .knob(let detents): knob(detents, touching: false, at: t, from: device, into: &messages)
+        case .touch(let detents): knob(detents, touching: true, at: t, from: device, into: &messages)
+        default: messages.append(contentsOf: routeOther(input, from: device))
+        }
+    }
+
+    /// Input other than a knob's motion, at the pipeline's time.
+    mutating func routeOther(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
+        let t = time
+        switch input.action {
+        case .knob, .touch: return []
         case .touchDown(let position, let detents): return core.touchDown(at: position, spanning: detents, time: t, route: device.route)
         case .lift: return core.lift(at: t, route: device.route, device: device.identity)
         case .button(let code, let pressed):
@@ -126,13 +155,16 @@ public struct Pipeline: Sendable {
 
     /// A knob's motion as steps of its control (its direction and detents per step); detents
     /// that make no whole step yet only bring the controls to `t`.
-    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice) -> [ServerMessage] {
+    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice, into messages: inout [ServerMessage]) {
         let options = device.knobOptions
-        var remainder = stepRemainders[device.identity] ?? 0
+        var remainder = 0.0
+        if options.detentsPerStep > 1 { remainder = stepRemainders[device.identity] ?? 0 }
         let steps = options.steps(detents, touching: touching, remainder: &remainder)
         if options.detentsPerStep > 1 { stepRemainders[device.identity] = remainder }
-        guard steps != 0 || detents == 0 || touching else { return core.advance(to: t) }
-        return core.knob(by: steps, at: t, touching: touching, route: device.route, device: device.identity, acceleration: options.acceleration)
+        guard steps != 0 || detents == 0 || touching else { return core.advance(to: t, into: &messages) }
+        core.knob(
+            by: steps, at: t, touching: touching, route: device.route, device: device.identity, acceleration: options.acceleration,
+            into: &messages)
     }
 
     /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,
@@ -140,7 +172,7 @@ public struct Pipeline: Sendable {
     public mutating func runToEnd() -> [ServerMessage] {
         precondition(playback?.loops != true, "a looping playback has no end")
         var messages: [ServerMessage] = []
-        while let due = nextDeadline { messages.join(advance(to: due)) }
+        while let due = nextDeadline { advance(to: due, into: &messages) }
         return messages
     }
 }

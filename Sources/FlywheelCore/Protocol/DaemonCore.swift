@@ -76,18 +76,41 @@ public struct DaemonCore: Sendable {
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
         device: DeviceIdentity = .unnamed, acceleration: Bool = true
     ) -> [ServerMessage] {
-        var events = advanceEvents(to: time)
+        var messages: [ServerMessage] = []
+        knob(by: detents, at: time, touching: touching, route: route, device: device, acceleration: acceleration, into: &messages)
+        return messages
+    }
+
+    /// ``knob(by:at:touching:route:device:acceleration:)``, its messages appended to `messages`.
+    public mutating func knob(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
+        device: DeviceIdentity = .unnamed, acceleration: Bool = true, into messages: inout [ServerMessage]
+    ) {
+        var events = takeControlEvents()
+        advanceEvents(to: time, into: &events)
         if touching, strip != nil {
             strip!.move(by: detents)
             if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
         }
         switch control(for: route) {
-        case .scrub: events.join(scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
-        case .tempo: events.join(tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
-        case .volume: events.join(volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
+        case .scrub: events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
+        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
+        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
         case nil: break
         }
-        return events.map(ServerMessage.init)
+        for event in events { messages.append(ServerMessage(event)) }
+        controlEvents = events
+    }
+
+    /// The controls' events of one turn, kept between turns (a turn allocates no array of them):
+    /// taken out while the controls append to it, then given back.
+    var controlEvents: [ControlEvent] = []
+
+    mutating func takeControlEvents() -> [ControlEvent] {
+        var events = controlEvents
+        controlEvents = []
+        events.removeAll(keepingCapacity: true)
+        return events
     }
 
     /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
@@ -176,9 +199,21 @@ public struct DaemonCore: Sendable {
 
     /// Brings every control to `time`, and a button's press whose double press did not come.
     public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
-        let events = advanceEvents(to: time)
-        guard let due = buttonPresses.nextDeadline, due <= time else { return events.map(ServerMessage.init) }
-        return advanceButtons(to: time, after: events)
+        var messages: [ServerMessage] = []
+        advance(to: time, into: &messages)
+        return messages
+    }
+
+    /// ``advance(to:)``, its messages appended to `messages`.
+    public mutating func advance(to time: Nanoseconds, into messages: inout [ServerMessage]) {
+        var events = takeControlEvents()
+        advanceEvents(to: time, into: &events)
+        if let due = buttonPresses.nextDeadline, due <= time {
+            messages.append(contentsOf: advanceButtons(to: time, after: events))
+        } else {
+            for event in events { messages.append(ServerMessage(event)) }
+        }
+        controlEvents = events
     }
 
     /// A tap of the mode switch at `time`: the `mode` message.
@@ -187,10 +222,16 @@ public struct DaemonCore: Sendable {
     }
 
     mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
-        var events = tempo.advance(to: time)
-        events.join(scrub.advance(to: time))
-        events.join(volume.advance(to: time))
+        var events: [ControlEvent] = []
+        advanceEvents(to: time, into: &events)
         return events
+    }
+
+    /// ``advanceEvents(to:)``, appended to `events`.
+    mutating func advanceEvents(to time: Nanoseconds, into events: inout [ControlEvent]) {
+        tempo.advance(to: time, into: &events)
+        if scrub.nextDeadline != nil { events.append(contentsOf: scrub.advance(to: time)) }
+        volume.advance(to: time, into: &events)
     }
 
     /// The next time a control needs ``advance(to:)``; nil when everything rests.

@@ -86,8 +86,23 @@ extension ServerMessage {
             isFrame: event.messageClass == .frame, coalescingKey: key)
     }
 
-    /// Encodes a control's event at its own time.
+    /// Encodes a control's event at its own time: the message sent most often, so written
+    /// straight into a buffer on the stack (the same bytes as ``init(_:at:)`` writes for it).
     public init(_ event: ControlEvent) {
-        self.init(.control(event), at: event.timeNanoseconds)
+        self = withUnsafeTemporaryAllocation(byteCount: Self.controlEventCapacity, alignment: 1) { buffer in
+            var out = ByteWriter(buffer)
+            let seqIndex = event.writeWire(into: &out)
+            let wire = [UInt8](unsafeUninitializedCapacity: out.count) { bytes, initialized in
+                bytes.baseAddress!.initialize(from: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: out.count)
+                initialized = out.count
+            }
+            var key: String?
+            if case .frame(let control, _, _, _, _) = event { key = control.rawValue }
+            return ServerMessage(messageClass: event.messageClass, wire: wire, seqIndex: seqIndex, isFrame: event.isFrame, coalescingKey: key)
+        }
     }
+
+    /// Room for the longest control event (a scrub's or a frame's: four numbers of up to 24
+    /// characters each, and the time).
+    static let controlEventCapacity = 320
 }

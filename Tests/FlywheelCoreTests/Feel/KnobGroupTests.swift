@@ -1,5 +1,6 @@
 import Testing
 @testable import FlywheelCore
+import FlywheelSimulator
 
 @Suite("KnobGroup: one engine per device")
 struct KnobGroupTests {
@@ -95,5 +96,39 @@ struct KnobGroupTests {
     func noAcceleration() {
         var group = KnobGroup(parameters: FeelParameters(), bounds: .unbounded)
         #expect(Self.sum(Self.flick(&group, acceleration: false) + Self.drain(&group)) == 6)
+    }
+
+    /// The deadlines engines and groups keep (asked at every wake-up, so stored, not worked out)
+    /// against the ones worked out from the state, after every change: hands on two and three
+    /// knobs, slow and fast, with touches, lifts, sets and bounces, over rubber-banded, hard and wrapping ends.
+    @Test("the kept deadlines are always the ones the state gives, after any change")
+    func keptDeadlines() {
+        var random = SplitMix64(seed: 99)
+        let devices = (0..<3).map { DeviceIdentity(path: "/dev/input/event\($0)") }
+        for bounds in [Bounds.unbounded, DialBounds.rubber.bounds(detents: 12), DialBounds.hard.bounds(detents: 5), DialBounds.wrap.bounds(detents: 7)] {
+            var group = KnobGroup(parameters: FeelParameters(), bounds: bounds)
+            var time: Nanoseconds = 0
+            for _ in 0..<3_000 {
+                // Gaps from a bounce's 0.2 ms to a pause of half a second.
+                time += [200_000, 5_000_000, 20_000_000, 60_000_000, 500_000_000][Int(random.next() % 5)]
+                let device = devices[Int(random.next() % 3)]
+                switch random.next() % 8 {
+                case 0, 1, 2: _ = group.move(device: device, by: Double(Int(random.next() % 5) - 2), at: time, touching: false, base: 0)
+                case 3: _ = group.move(device: device, by: Double(random.next() % 100) / 25 - 2, at: time, touching: true, base: 0)
+                case 4: _ = group.lift(device: device, at: time)
+                case 5: group.set(detent: Int(random.next() % 9) - 4)
+                default:
+                    if let due = group.nextDeadline { time = max(time, due) }
+                    _ = group.advance(to: time)
+                }
+                var earliest: Nanoseconds?
+                for member in group.members {
+                    #expect(member.engine.nextDeadline == member.engine.computedDeadline)
+                    if let due = member.engine.computedDeadline { earliest = min(earliest ?? due, due) }
+                }
+                #expect(group.nextDeadline == earliest)
+                if group.nextDeadline != earliest { return }
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlywheelCore
+import FlywheelSimulator
 
 /// The one encoding every client's copy is cut from: the bytes written straight into the buffer
 /// are the JSON the text encoder writes, and the seq goes where the protocol says.
@@ -38,5 +39,53 @@ struct ServerMessageWireTests {
         }
         #expect(String(decoding: message.bytesWithoutSeq, as: UTF8.self)
             == #"{"class":"tempo","bpm":96,"value":76,"phase":"moved","time":12.000250000}"# + "\n")
+    }
+
+    /// Doubles a control event may carry: integral and not, tiny, huge, negative, six decimals
+    /// and more, not finite, and any bit pattern at all.
+    static func awkwardDouble(_ random: inout SplitMix64) -> Double {
+        let fixed: [Double] = [0, -0.0, 1, -1, 0.5, 96.25, 1e-3, 9.99e-4, 123.456789, -0.000001, 1e8, 99_999_999.999999,
+                               1e15, -1e15, 1e20, 1e-9, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        switch random.next() % 4 {
+        case 0: return fixed[Int(random.next() % UInt64(fixed.count))]
+        case 1: return Double(Int64(bitPattern: random.next()) % 2_000_000_000) / 1e6  // six decimals
+        case 2: return Double(Int64(bitPattern: random.next()) % 1_000_000) / Double(random.next() % 10_000 + 1)
+        default: return Double(bitPattern: random.next())
+        }
+    }
+
+    @Test("a control's event written straight into bytes is exactly what the one encoder writes for it")
+    func controlEventsMatchTheEncoder() {
+        var random = SplitMix64(seed: 17)
+        func int() -> Int {
+            let fixed = [0, 1, -1, 9, 10, Int.max, Int.min, 300]
+            return random.next() % 3 == 0 ? fixed[Int(random.next() % 8)] : Int(Int64(bitPattern: random.next()) >> (random.next() % 64))
+        }
+        func time() -> Nanoseconds {
+            let fixed: [Nanoseconds] = [0, 1, -1, 999_999_999, 1_000_000_000, .max, .min + 1, -1_500_000_000]
+            return random.next() % 3 == 0 ? fixed[Int(random.next() % 8)] : Nanoseconds(bitPattern: random.next()) >> (random.next() % 64)
+        }
+        var double: Double { Self.awkwardDouble(&random) }
+        let controls = Control.allCases, dialPhases = DialPhase.allCases
+        let scrubPhases: [Scrubber.Phase] = [.began, .moved, .committed, .cancelled]
+        for round in 0..<20_000 {
+            let event: ControlEvent
+            switch round % 6 {
+            case 0: event = .tempo(bpm: int(), value: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
+            case 1: event = .volume(volume: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
+            case 2:
+                event = .scrub(phase: scrubPhases[round / 6 % 4], positionSeconds: double, durationSeconds: double, originSeconds: double,
+                               timeNanoseconds: time())
+            case 3: event = .mode(controls[round / 6 % 3], timeNanoseconds: time())
+            case 4:
+                event = .hint(control: controls[round / 6 % 3], direction: int(), peakDetents: double, durationSeconds: double,
+                              timeNanoseconds: time())
+            default:
+                event = .frame(control: controls[round / 6 % 3], value: double, offset: double, velocity: double, timeNanoseconds: time())
+            }
+            let direct = ServerMessage(event), encoded = ServerMessage(.control(event), at: event.timeNanoseconds)
+            #expect(direct == encoded, "\(event): \(String(decoding: direct.wire, as: UTF8.self)) against \(String(decoding: encoded.wire, as: UTF8.self))")
+            if direct != encoded { return }
+        }
     }
 }
