@@ -111,6 +111,7 @@ public struct DialKnob: Sendable {
     }
 
     /// When to call ``advance(to:)`` next; nil at rest.
+    @inline(__always)
     public var nextDeadline: Nanoseconds? { knobs.nextDeadline }
 
     /// While moving at `time`: the continuous value (the table interpolated between neighbouring
@@ -203,6 +204,7 @@ extension DialControl {
     public mutating func advance(to time: Nanoseconds, into events: inout [ControlEvent]) { knob.advance(to: time, into: &events, Self.event) }
 
     /// When to call ``advance(to:)`` next; nil at rest.
+    @inline(__always)
     public var nextDeadline: Nanoseconds? { knob.nextDeadline }
 
     /// A frame at `time` while moving: the value interpolated between neighbouring detents.

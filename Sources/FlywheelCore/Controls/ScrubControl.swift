@@ -71,6 +71,7 @@ public struct ScrubControl: Sendable {
 
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
+    @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Without building an array: asked at every step and wake-up.
         let earliest = Pipeline.earliest(knobs.nextDeadline, pendingCommit)

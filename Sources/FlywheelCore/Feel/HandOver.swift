@@ -6,7 +6,10 @@
 /// first steps (``MotionPlan/coastSteps(through:)``), and the whole motion — the spring's settle,
 /// a search — is worked out only when something asks for more, as the release does. Every
 /// answer is the one the whole motion gives.
-struct HandOver: Sendable {
+///
+/// A class, not a struct: it never changes once planned, and a knob asks it at every step, which
+/// for a struct of this size meant copying it out of the knob each time.
+final class HandOver: Sendable {
     let plan: MotionPlan
     /// The motion's first steps; every step at or before `knownThrough` is among them.
     let steps: [Nanoseconds]

@@ -150,9 +150,8 @@ public struct KnobGroup: Sendable {
     }
 
     /// The deadline of member `index`'s engine (read in place, not by copying the engine out).
-    func deadline(of index: Int) -> Nanoseconds? {
-        members.withUnsafeBufferPointer { $0[index].engine.nextDeadline }
-    }
+    @inline(__always)
+    func deadline(of index: Int) -> Nanoseconds? { members[index].engine.nextDeadline }
 
     /// Puts every knob on `detent` at rest (a client `set`, or the end of a scrub).
     public mutating func set(detent: Int) {

@@ -38,6 +38,8 @@ public struct Pipeline: Sendable {
     }
 
     /// The next time something is due: a playback item, a control's deadline or a frame.
+    /// (Inlined: a call would copy the whole pipeline to ask it.)
+    @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Asked at every step and every wake-up: no array on this path.
         Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
@@ -73,8 +75,8 @@ public struct Pipeline: Sendable {
                 messages.append(contentsOf: core.frames(at: frame))
                 lastFrame = frame
                 nextFrame = nil
-            } else if let input = playback?.next(dueBy: due) {
-                route(input, from: playback!.device, into: &messages)
+            } else if let source = playback?.source, let input = playback!.next(dueBy: due) {
+                route(input, from: source.device, into: &messages)
             } else {
                 break  // a loop restarted: its first item is due later
             }

@@ -43,6 +43,7 @@ struct ButtonPresses: Sendable {
     var waiting: [Waiting] = []
 
     /// The earliest waiting tap's due time.
+    @inline(__always)
     var nextDeadline: Nanoseconds? {
         var earliest: Nanoseconds?
         for tap in waiting { earliest = min(earliest ?? tap.dueNanoseconds, tap.dueNanoseconds) }

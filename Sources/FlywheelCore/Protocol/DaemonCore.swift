@@ -234,7 +234,9 @@ public struct DaemonCore: Sendable {
         volume.advance(to: time, into: &events)
     }
 
-    /// The next time a control needs ``advance(to:)``; nil when everything rests.
+    /// The next time a control needs ``advance(to:)``; nil when everything rests. (Inlined: a
+    /// call would copy the whole core to ask it.)
+    @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Without building an array: asked at every step and wake-up.
         Pipeline.earliest(Pipeline.earliest(Pipeline.earliest(tempo.nextDeadline, scrub.nextDeadline), volume.nextDeadline), buttonPresses.nextDeadline)

@@ -95,13 +95,17 @@ final class ClientConnection {
     /// written at all (a backlog, a full socket, an error), nothing changed (`notSent`): the
     /// caller queues it as usual.
     func sendNow(_ message: ServerMessage) -> SendNowResult {
+        OutgoingLine.with(message) { sendNow(message, as: &$0) }
+    }
+
+    /// ``sendNow(_:)`` through `line`, the message's pieces laid out once for every client.
+    func sendNow(_ message: ServerMessage, as line: inout OutgoingLine) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
         let next = seq + 1
-        var total = 0
-        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(message, seq: next, skipping: 0, to: fd, total: &total) }
-        guard case .processed(let written)? = result, written > 0 else { return .notSent }
+        let written = line.send(seq: next, to: fd)
+        guard written > 0 else { return .notSent }
         seq = next
-        if written == total { return .sent }
+        if written == line.count { return .sent }
         let counted = !message.isFrame
         if counted { discreteQueued += 1 }
         queue.append(Pending(message: message, seq: next, counted: counted))

@@ -209,18 +209,27 @@ public final class SocketServer {
     public func broadcast(_ messages: [ServerMessage]) {
         for message in messages {
             let everyone = clientList  // as it is now: a client dropped on the way is skipped
-            for index in everyone.indices {
-                // `everyone` holds each client for the loop: no retain and release per line.
-                unowned(unsafe) let client = everyone[index]
-                if client.wants(message) { send(message, to: client) }
+            // Laid out once for every client: each delivered line costs its digits and one call.
+            OutgoingLine.with(message) { line in
+                for index in everyone.indices {
+                    // `everyone` holds each client for the loop: no retain and release per line.
+                    unowned(unsafe) let client = everyone[index]
+                    if client.wants(message) { send(message, as: &line, to: client) }
+                }
             }
         }
     }
 
     func send(_ message: ServerMessage, to client: ClientConnection) {
+        OutgoingLine.with(message) { send(message, as: &$0, to: client) }
+    }
+
+    /// Sends `message` (laid out as `line`) to `client`: at once when nothing waits before it,
+    /// else queued behind what does.
+    func send(_ message: ServerMessage, as line: inout OutgoingLine, to client: ClientConnection) {
         guard !client.dropped, !client.closeAfterFlush else { return }
         // Nothing waiting before it: written at once, nothing queued (the usual case).
-        switch client.sendNow(message) {
+        switch client.sendNow(message, as: &line) {
         case .sent: return
         case .partlySent: break
         case .notSent:

@@ -1,0 +1,50 @@
+import FlywheelCore
+import Glibc
+
+/// One message on its way to every client at once: its head and tail as two pieces of a
+/// `sendmsg`, laid out once, with the client's seq digits between them — so a delivered line
+/// costs the digits and the call, nothing else (no copy of the line, no allocation).
+struct OutgoingLine {
+    private var header: msghdr
+    private let pieces: UnsafeMutablePointer<iovec>
+    private let digits: UnsafeMutableRawBufferPointer
+    /// The message's bytes without the digits.
+    private let fixedCount: Int
+    /// The whole line's bytes, with the digits of the last ``send(seq:to:)``.
+    private(set) var count = 0
+
+    /// Lays `message` out for the duration of `body`.
+    static func with<Result>(_ message: ServerMessage, _ body: (inout OutgoingLine) -> Result) -> Result {
+        message.wire.withUnsafeBytes { wire in
+            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
+                withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
+                    var line = OutgoingLine(wire: wire, seqIndex: message.seqIndex, pieces: pieces.baseAddress!, digits: digits)
+                    return body(&line)
+                }
+            }
+        }
+    }
+
+    private init(wire: UnsafeRawBufferPointer, seqIndex: Int, pieces: UnsafeMutablePointer<iovec>, digits: UnsafeMutableRawBufferPointer) {
+        let base = UnsafeMutableRawPointer(mutating: wire.baseAddress!)
+        pieces[0] = iovec(iov_base: base, iov_len: seqIndex)
+        pieces[2] = iovec(iov_base: base + seqIndex, iov_len: wire.count - seqIndex)
+        self.pieces = pieces
+        self.digits = digits
+        fixedCount = wire.count
+        header = msghdr()
+        header.msg_iov = pieces
+        header.msg_iovlen = 3
+    }
+
+    /// One `sendmsg` of the whole line with `seq` to `fd`: the bytes written, or 0 when none were
+    /// (the socket is full, or the client is gone: the caller queues it and the flush finds out).
+    mutating func send(seq: UInt64, to fd: Int32) -> Int {
+        let digitCount = JSONValue.writeDecimal(seq, into: digits)
+        pieces[1] = iovec(iov_base: digits.baseAddress! + (digits.count - digitCount), iov_len: digitCount)
+        count = fixedCount + digitCount
+        let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL)) }
+        guard case .processed(let written)? = result else { return 0 }
+        return written
+    }
+}
