@@ -13,7 +13,10 @@ public final class Daemon {
     let loop: EventLoop
     let server: SocketServer
     let signals: SignalSource
-    var pipeline: Pipeline
+    /// The pipeline and the messages of a turn are not checked for exclusivity at run time: the
+    /// daemon is one thread, and the pipeline is pure (while it works it reaches nothing that
+    /// could reach it again); the checks were four `swift_beginAccess` a wake-up.
+    @exclusivity(unchecked) var pipeline: Pipeline
     let timeline: InputTimeline?
     var timelineDevice: InputDevice?
     var manager: DeviceManager?
@@ -25,7 +28,7 @@ public final class Daemon {
     let socketPassed: Bool
     /// The pipeline's messages of one turn, on their way to the clients (the buffer is kept from
     /// turn to turn: a turn allocates no array of messages).
-    var outbox: [ServerMessage] = []
+    @exclusivity(unchecked) var outbox: [ServerMessage] = []
 
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {

@@ -9,7 +9,8 @@ public final class SocketServer {
     let listener: UnixListener
     var clients: [Int32: ClientConnection] = [:]
     /// The same clients in the order they came: what a broadcast walks.
-    var clientList: [ClientConnection] = []
+    /// (Not checked for exclusivity at run time: read once a broadcast, on the loop's thread.)
+    @exclusivity(unchecked) var clientList: [ClientConnection] = []
     /// Discrete messages a client may have queued before it is disconnected.
     public var queueLimit: Int
     /// Clients served at once; one more is told so and closed.
@@ -212,9 +213,11 @@ public final class SocketServer {
             // Laid out once for every client: each delivered line costs its digits and one call.
             OutgoingLine.with(message) { line in
                 for index in everyone.indices {
-                    // `everyone` holds each client for the loop: no retain and release per line.
-                    unowned(unsafe) let client = everyone[index]
-                    if client.wants(message) { send(message, as: &line, to: client) }
+                    // `everyone` holds each client for the loop: lent to the send unretained, no
+                    // retain and release per line.
+                    Unmanaged.passUnretained(everyone[index])._withUnsafeGuaranteedRef { client in
+                        if client.wants(message) { send(message, as: &line, to: client) }
+                    }
                 }
             }
         }
