@@ -18,6 +18,8 @@ public final class Daemon {
     /// could reach it again); the checks were four `swift_beginAccess` a wake-up.
     @exclusivity(unchecked) var pipeline: Pipeline
     let timeline: InputTimeline?
+    /// The timeline's items as a playback plays them, made once at start (not when clients come).
+    let timelineItems: [(timeNanoseconds: Nanoseconds, action: DeviceInput.Action)]
     var timelineDevice: InputDevice?
     var manager: DeviceManager?
     /// The metronome beat for devices with a light (configured `led: "beat"`).
@@ -56,6 +58,7 @@ public final class Daemon {
             timeline = nil
         }
         self.options = options
+        timelineItems = timeline?.items.map { ($0.timeNanoseconds, $0.item) } ?? []
 
         CurrentProcess.ignoreBrokenPipes()
         do {
@@ -78,6 +81,7 @@ public final class Daemon {
 
         let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
+        outbox.reserveCapacity(16)  // made now: the first turn does not grow it
         let configuration = self.configuration
         timelineDevice = timeline.map { $0.device(path: options.simulate ?? options.replay ?? "", configuration: configuration) }
 
@@ -166,7 +170,7 @@ public final class Daemon {
     func startPlayback() {
         guard let timeline, let device = timelineDevice else { return }
         let playback = Playback(
-            items: timeline.items.map { ($0.timeNanoseconds, $0.item) },
+            items: timelineItems,
             endNanoseconds: options.loop ? timeline.loopPeriodNanoseconds : timeline.endNanoseconds, device: device,
             loops: options.loop, start: MonotonicClock.now())
         server.broadcast(pipeline.play(playback))

@@ -24,6 +24,7 @@ public struct DialKnob: Sendable {
         self.values = values.isEmpty ? [0] : values
         knobs = KnobGroup(parameters: parameters, bounds: bounds.bounds(detents: self.values.count))
         detent = Self.detent(nearest: value, in: self.values)
+        groupEvents.reserveCapacity(8)  // made now: the first turn does not grow it
     }
 
     /// The detent whose value is nearest `value` in `values` (ties go to the lower).
@@ -106,7 +107,7 @@ public struct DialKnob: Sendable {
     mutating func takeGroupEvents() -> [KnobGroup.Event] {
         var events = groupEvents
         groupEvents = []
-        events.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
     }
 

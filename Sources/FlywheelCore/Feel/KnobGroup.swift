@@ -46,6 +46,9 @@ public struct KnobGroup: Sendable {
     public init(parameters: FeelParameters, bounds: Bounds) {
         self.parameters = parameters
         self.bounds = bounds
+        // The turn's buffers, made now: the first knob's first turn does not grow them.
+        engineEvents.reserveCapacity(8)
+        owners.reserveCapacity(8)
     }
 
     /// The knob of `device` moved by `delta` detents at `time`. `base` is the shared value in the
@@ -103,7 +106,7 @@ public struct KnobGroup: Sendable {
         var events = takeEngineEvents()
         var owners = self.owners
         self.owners = []
-        owners.removeAll(keepingCapacity: true)
+        if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
         var speakers = 0
         for index in members.indices where deadline(of: index) != nil {
             let before = events.count
@@ -131,7 +134,7 @@ public struct KnobGroup: Sendable {
     mutating func takeEngineEvents() -> [KnobEngine.Event] {
         var events = engineEvents
         engineEvents = []
-        events.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
     }
 

@@ -90,6 +90,7 @@ struct MotionPlan: Sendable, Hashable {
     /// step at or before it is among them (a later one, if any, comes after it).
     func coastSteps(through horizon: Nanoseconds) -> (steps: [Nanoseconds], knownThrough: Nanoseconds) {
         var steps: [Nanoseconds] = []
+        steps.reserveCapacity(min(stepCount, 4))  // the usual hand-over reaches a release in a few
         var previous = startNanoseconds
         for k in stride(from: 1, through: stepCount, by: 1) {
             // The spring's steps, and the settle that bounds every step, come at or after the

@@ -155,15 +155,33 @@ extension JSONValue {
     public static func writeDecimal(_ value: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         precondition(buffer.count >= decimalCapacity, "a decimal needs \(decimalCapacity) bytes")
         let base = buffer.baseAddress!
+        let pairs = twoDigits.utf8Start
         var rest = value
         var index = buffer.count
-        repeat {
+        // Two digits at a time from the table, then the last one or two.
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index &-= 2
+            base.storeBytes(of: pairs[pair], toByteOffset: index, as: UInt8.self)
+            base.storeBytes(of: pairs[pair &+ 1], toByteOffset: index &+ 1, as: UInt8.self)
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            index &-= 2
+            base.storeBytes(of: pairs[pair], toByteOffset: index, as: UInt8.self)
+            base.storeBytes(of: pairs[pair &+ 1], toByteOffset: index &+ 1, as: UInt8.self)
+        } else {
             index &-= 1
-            base.storeBytes(of: UInt8(truncatingIfNeeded: 0x30 &+ rest % 10), toByteOffset: index, as: UInt8.self)
-            rest /= 10
-        } while rest > 0
+            base.storeBytes(of: UInt8(truncatingIfNeeded: 0x30 &+ rest), toByteOffset: index, as: UInt8.self)
+        }
         return buffer.count &- index
     }
+
+    /// "00" to "99", each pair of digits at twice its value.
+    @usableFromInline
+    static let twoDigits: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 }
 
 extension Int64 {

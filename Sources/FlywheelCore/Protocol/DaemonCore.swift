@@ -47,6 +47,7 @@ public struct DaemonCore: Sendable {
         self.volume = VolumeControl(dial: volumeDial, volume: volume, parameters: parameters)
         mode = ModeSwitch(segments: modes.isEmpty ? [.tempo] : modes)
         self.framesPerSecond = framesPerSecond
+        controlEvents.reserveCapacity(8)  // made now: the first turn does not grow it
     }
 
     // MARK: Input
@@ -109,7 +110,7 @@ public struct DaemonCore: Sendable {
     mutating func takeControlEvents() -> [ControlEvent] {
         var events = controlEvents
         controlEvents = []
-        events.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
     }
 

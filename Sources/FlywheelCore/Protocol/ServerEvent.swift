@@ -92,10 +92,7 @@ extension ServerMessage {
         self = withUnsafeTemporaryAllocation(byteCount: Self.controlEventCapacity, alignment: 1) { buffer in
             var out = ByteWriter(buffer)
             let seqIndex = event.writeWire(into: &out)
-            let wire = [UInt8](unsafeUninitializedCapacity: out.count) { bytes, initialized in
-                bytes.baseAddress!.initialize(from: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: out.count)
-                initialized = out.count
-            }
+            let wire = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<out.count]))
             var key: String?
             if case .frame(let control, _, _, _, _) = event { key = control.rawValue }
             return ServerMessage(messageClass: event.messageClass, wire: wire, seqIndex: seqIndex, isFrame: event.isFrame, coalescingKey: key)

@@ -94,4 +94,23 @@ struct JSONValueTests {
         #expect(Int64(-5).secondsText == "-0.000000005")
         #expect(Int64(0).secondsText == "0.000000000")
     }
+
+    @Test("decimals are written two digits at a time exactly as the number's text: every value to 100,000, each power of ten and its neighbours, the largest")
+    func decimals() {
+        var values = Array(UInt64(0)...100_000)
+        var power: UInt64 = 1
+        for _ in 0..<19 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        values += [UInt64.max, UInt64.max - 1, UInt64(Int64.max)]
+        withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { buffer in
+            for value in values {
+                let count = JSONValue.writeDecimal(value, into: buffer)
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - count)...]), as: UTF8.self)
+                #expect(text == String(value))
+                if text != String(value) { return }
+            }
+        }
+    }
 }
