@@ -188,7 +188,7 @@ public final class Daemon {
     }
 
     static func nextDeadline(of pipeline: inout Pipeline) -> Nanoseconds? {
-        pipeline.nextDeadline
+        pipeline.nextDeadlineInPlace()
     }
 
     func wake() {

@@ -45,6 +45,10 @@ public struct Pipeline: Sendable {
         Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
     }
 
+    /// ``nextDeadline``, asked where the pipeline is: a caller in another module that asks the
+    /// property gets a copy of the whole pipeline to ask it (the daemon asks at every wake-up).
+    public mutating func nextDeadlineInPlace() -> Nanoseconds? { nextDeadline }
+
     /// The earlier of two optional times (either when the other is nil).
     @inlinable
     public static func earliest(_ a: Nanoseconds?, _ b: Nanoseconds?) -> Nanoseconds? {
@@ -72,7 +76,7 @@ public struct Pipeline: Sendable {
                 core.advance(to: deadline, into: &messages)
             } else if let frame = nextFrame, frame == due {
                 step(to: frame)
-                messages.append(contentsOf: core.frames(at: frame))
+                core.frames(at: frame, into: &messages)
                 lastFrame = frame
                 nextFrame = nil
             } else if let source = playback?.source, let input = playback!.next(dueBy: due) {

@@ -245,7 +245,16 @@ public struct DaemonCore: Sendable {
 
     /// Frames of the controls in motion at `time`.
     public func frames(at time: Nanoseconds) -> [ServerMessage] {
-        [tempo.frame(at: time), scrub.frame(at: time), volume.frame(at: time)].compactMap { $0 }.map(ServerMessage.init)
+        var messages: [ServerMessage] = []
+        frames(at: time, into: &messages)
+        return messages
+    }
+
+    /// ``frames(at:)``, appended to `messages`.
+    public func frames(at time: Nanoseconds, into messages: inout [ServerMessage]) {
+        if let frame = tempo.frame(at: time) { messages.append(ServerMessage(frame)) }
+        if let frame = scrub.frame(at: time) { messages.append(ServerMessage(frame)) }
+        if let frame = volume.frame(at: time) { messages.append(ServerMessage(frame)) }
     }
 
     /// Whether any control is moving (frames are due).
