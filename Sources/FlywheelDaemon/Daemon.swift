@@ -211,7 +211,7 @@ public final class Daemon {
     /// Broadcasts the outbox and empties it, keeping its buffer.
     func deliver() {
         server.broadcast(outbox)
-        outbox.removeAll(keepingCapacity: true)
+        outbox.clearForNextTurn()
     }
 
     func handleSignals() {

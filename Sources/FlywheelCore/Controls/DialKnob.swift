@@ -68,7 +68,7 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
         appendSteps(events, into: &out, make)
-        groupEvents = events
+        giveBack(events)
     }
 
     /// A touch lifted from the knob of `device`.
@@ -83,7 +83,7 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.lift(device: device, at: time, into: &events)
         appendSteps(events, into: &out, make)
-        groupEvents = events
+        giveBack(events)
     }
 
     /// Brings the knobs to `time`.
@@ -98,17 +98,22 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.advance(to: time, into: &events)
         appendSteps(events, into: &out, make)
-        groupEvents = events
+        giveBack(events)
     }
 
     /// The knobs' events of one turn, kept between turns (a turn allocates nothing).
     var groupEvents: [KnobGroup.Event] = []
 
     mutating func takeGroupEvents() -> [KnobGroup.Event] {
-        var events = groupEvents
+        let events = groupEvents
         groupEvents = []
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
+    }
+
+    mutating func giveBack(_ events: [KnobGroup.Event]) {
+        var events = events
+        events.clearForNextTurn()
+        groupEvents = events
     }
 
     /// When to call ``advance(to:)`` next; nil at rest.

@@ -106,7 +106,6 @@ public struct KnobGroup: Sendable {
         var events = takeEngineEvents()
         var owners = self.owners
         self.owners = []
-        if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
         var speakers = 0
         for index in members.indices where deadline(of: index) != nil {
             let before = events.count
@@ -120,6 +119,7 @@ public struct KnobGroup: Sendable {
         } else {
             for position in events.indices { translate(events[position], of: owners[position], into: &out) }
         }
+        owners.clearForNextTurn()
         self.owners = owners
         giveBack(events)
         refreshDeadline()
@@ -132,13 +132,16 @@ public struct KnobGroup: Sendable {
     var owners: [Int] = []
 
     mutating func takeEngineEvents() -> [KnobEngine.Event] {
-        var events = engineEvents
+        let events = engineEvents
         engineEvents = []
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
     }
 
-    mutating func giveBack(_ events: [KnobEngine.Event]) { engineEvents = events }
+    mutating func giveBack(_ events: [KnobEngine.Event]) {
+        var events = events
+        events.clearForNextTurn()
+        engineEvents = events
+    }
 
     /// When to call ``advance(to:)`` next; nil when every knob rests. Kept up to date by every
     /// change (asked at every step and wake-up).

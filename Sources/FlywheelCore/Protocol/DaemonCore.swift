@@ -100,7 +100,7 @@ public struct DaemonCore: Sendable {
         case nil: break
         }
         for event in events { messages.append(ServerMessage(event)) }
-        controlEvents = events
+        giveBack(events)
     }
 
     /// The controls' events of one turn, kept between turns (a turn allocates no array of them):
@@ -108,10 +108,15 @@ public struct DaemonCore: Sendable {
     var controlEvents: [ControlEvent] = []
 
     mutating func takeControlEvents() -> [ControlEvent] {
-        var events = controlEvents
+        let events = controlEvents
         controlEvents = []
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         return events
+    }
+
+    mutating func giveBack(_ events: [ControlEvent]) {
+        var events = events
+        events.clearForNextTurn()
+        controlEvents = events
     }
 
     /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
@@ -214,7 +219,7 @@ public struct DaemonCore: Sendable {
         } else {
             for event in events { messages.append(ServerMessage(event)) }
         }
-        controlEvents = events
+        giveBack(events)
     }
 
     /// A tap of the mode switch at `time`: the `mode` message.

@@ -88,4 +88,25 @@ struct ServerMessageWireTests {
             if direct != encoded { return }
         }
     }
+
+    @Test("the longest control event of each class fits the buffer it is written into, with room to spare")
+    func longestControlEventFits() {
+        // The longest texts: the longest names, integers of 20 characters, doubles of 24
+        // ("-2.2250738585072014e-308"), the most negative time.
+        let double = -2.2250738585072014e-308, time = Nanoseconds.min + 1
+        #expect(JSONValue.double(double).encoded().utf8.count == 24)
+        let longest: [ControlEvent] = [
+            .tempo(bpm: .min, value: .min, phase: .settled, timeNanoseconds: time),
+            .volume(volume: .min, phase: .settled, timeNanoseconds: time),
+            .scrub(phase: .cancelled, positionSeconds: double, durationSeconds: double, originSeconds: double, timeNanoseconds: time),
+            .mode(.volume, timeNanoseconds: time),
+            .hint(control: .volume, direction: .min, peakDetents: double, durationSeconds: double, timeNanoseconds: time),
+            .frame(control: .volume, value: double, offset: double, velocity: double, timeNanoseconds: time),
+        ]
+        for event in longest {
+            let length = ServerMessage(.control(event), at: event.timeNanoseconds).wire.count
+            #expect(length <= ServerMessage.controlEventCapacity - 64, "\(event): \(length) bytes")
+            #expect(ServerMessage(event).wire.count == length)
+        }
+    }
 }

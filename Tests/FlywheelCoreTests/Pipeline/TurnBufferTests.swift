@@ -1,0 +1,27 @@
+import Testing
+@testable import FlywheelCore
+
+/// The buffers a turn fills and the next turn reuses: nothing of a turn stays behind, the usual
+/// storage is kept, and a burst's is let go.
+@Suite("Turn buffers")
+struct TurnBufferTests {
+    @Test("a turn's buffer is emptied with its storage kept, up to 256 elements")
+    func keptStorage() {
+        var buffer = Array(0..<200)
+        let capacity = buffer.capacity
+        buffer.clearForNextTurn()
+        #expect(buffer.isEmpty)
+        #expect(buffer.capacity == capacity)
+        buffer.append(contentsOf: 0..<10)
+        buffer.clearForNextTurn()
+        #expect(buffer.isEmpty && buffer.capacity == capacity)
+    }
+
+    @Test("a burst that grew a buffer past 256 elements does not hold its memory: the storage is let go")
+    func burstLetGo() {
+        var buffer = Array(0..<10_000)
+        buffer.clearForNextTurn()
+        #expect(buffer.isEmpty)
+        #expect(buffer.capacity == 0)
+    }
+}
