@@ -68,7 +68,7 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(events)
+        giveBack(&events)
     }
 
     /// A touch lifted from the knob of `device`.
@@ -83,7 +83,7 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.lift(device: device, at: time, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(events)
+        giveBack(&events)
     }
 
     /// Brings the knobs to `time`.
@@ -98,7 +98,7 @@ public struct DialKnob: Sendable {
         var events = takeGroupEvents()
         knobs.advance(to: time, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(events)
+        giveBack(&events)
     }
 
     /// The knobs' events of one turn, kept between turns (a turn allocates nothing).
@@ -110,8 +110,8 @@ public struct DialKnob: Sendable {
         return events
     }
 
-    mutating func giveBack(_ events: [KnobGroup.Event]) {
-        var events = events
+    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
+    mutating func giveBack(_ events: inout [KnobGroup.Event]) {
         events.clearForNextTurn()
         groupEvents = events
     }

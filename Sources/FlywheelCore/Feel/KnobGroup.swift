@@ -71,7 +71,7 @@ public struct KnobGroup: Sendable {
         var events = takeEngineEvents()
         members[index].engine.move(by: delta, at: time, touching: touching, into: &events)
         for event in events { translate(event, of: index, into: &out) }
-        giveBack(events)
+        giveBack(&events)
         refreshDeadline()
     }
 
@@ -89,7 +89,7 @@ public struct KnobGroup: Sendable {
         var events = takeEngineEvents()
         members[index].engine.lift(at: time, into: &events)
         for event in events { translate(event, of: index, into: &out) }
-        giveBack(events)
+        giveBack(&events)
         refreshDeadline()
     }
 
@@ -121,7 +121,7 @@ public struct KnobGroup: Sendable {
         }
         owners.clearForNextTurn()
         self.owners = owners
-        giveBack(events)
+        giveBack(&events)
         refreshDeadline()
     }
 
@@ -137,8 +137,8 @@ public struct KnobGroup: Sendable {
         return events
     }
 
-    mutating func giveBack(_ events: [KnobEngine.Event]) {
-        var events = events
+    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
+    mutating func giveBack(_ events: inout [KnobEngine.Event]) {
         events.clearForNextTurn()
         engineEvents = events
     }

@@ -100,7 +100,7 @@ public struct DaemonCore: Sendable {
         case nil: break
         }
         for event in events { messages.append(ServerMessage(event)) }
-        giveBack(events)
+        giveBack(&events)
     }
 
     /// The controls' events of one turn, kept between turns (a turn allocates no array of them):
@@ -113,8 +113,8 @@ public struct DaemonCore: Sendable {
         return events
     }
 
-    mutating func giveBack(_ events: [ControlEvent]) {
-        var events = events
+    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
+    mutating func giveBack(_ events: inout [ControlEvent]) {
         events.clearForNextTurn()
         controlEvents = events
     }
@@ -219,7 +219,7 @@ public struct DaemonCore: Sendable {
         } else {
             for event in events { messages.append(ServerMessage(event)) }
         }
-        giveBack(events)
+        giveBack(&events)
     }
 
     /// A tap of the mode switch at `time`: the `mode` message.
