@@ -24,7 +24,6 @@ public struct DialKnob: Sendable {
         self.values = values.isEmpty ? [0] : values
         knobs = KnobGroup(parameters: parameters, bounds: bounds.bounds(detents: self.values.count))
         detent = Self.detent(nearest: value, in: self.values)
-        groupEvents.reserveCapacity(8)  // made now: the first turn does not grow it
     }
 
     /// The detent whose value is nearest `value` in `values` (ties go to the lower).
@@ -65,10 +64,10 @@ public struct DialKnob: Sendable {
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
         into out: inout [Output], _ make: (Step) -> Output
     ) {
-        var events = takeGroupEvents()
+        var events = groupEvents.take()
         knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(&events)
+        groupEvents.giveBack(&events)
     }
 
     /// A touch lifted from the knob of `device`.
@@ -80,10 +79,10 @@ public struct DialKnob: Sendable {
 
     /// ``lift(at:device:)``, each step appended to `out` as `make` makes it.
     public mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
-        var events = takeGroupEvents()
+        var events = groupEvents.take()
         knobs.lift(device: device, at: time, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(&events)
+        groupEvents.giveBack(&events)
     }
 
     /// Brings the knobs to `time`.
@@ -95,26 +94,14 @@ public struct DialKnob: Sendable {
 
     /// ``advance(to:)``, each step appended to `out` as `make` makes it.
     public mutating func advance<Output>(to time: Nanoseconds, into out: inout [Output], _ make: (Step) -> Output) {
-        var events = takeGroupEvents()
+        var events = groupEvents.take()
         knobs.advance(to: time, into: &events)
         appendSteps(events, into: &out, make)
-        giveBack(&events)
+        groupEvents.giveBack(&events)
     }
 
-    /// The knobs' events of one turn, kept between turns (a turn allocates nothing).
-    var groupEvents: [KnobGroup.Event] = []
-
-    mutating func takeGroupEvents() -> [KnobGroup.Event] {
-        let events = groupEvents
-        groupEvents = []
-        return events
-    }
-
-    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
-    mutating func giveBack(_ events: inout [KnobGroup.Event]) {
-        events.clearForNextTurn()
-        groupEvents = events
-    }
+    /// The knobs' events of one turn (taken out while the knobs append to it).
+    var groupEvents = TurnBuffer<KnobGroup.Event>()
 
     /// When to call ``advance(to:)`` next; nil at rest.
     @inline(__always)

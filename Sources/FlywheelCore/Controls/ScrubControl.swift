@@ -59,7 +59,8 @@ public struct ScrubControl: Sendable {
 
     /// Brings the control to `time`.
     public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
-        translate(knobs.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
+        guard nextDeadline != nil else { return [] }  // nothing due: no knob, commit or shuttle waits
+        return translate(knobs.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
     }
 
     /// A knob's scrub commits on rest once the hand has been still for the rest delay.

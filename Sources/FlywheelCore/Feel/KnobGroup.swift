@@ -46,9 +46,6 @@ public struct KnobGroup: Sendable {
     public init(parameters: FeelParameters, bounds: Bounds) {
         self.parameters = parameters
         self.bounds = bounds
-        // The turn's buffers, made now: the first knob's first turn does not grow them.
-        engineEvents.reserveCapacity(8)
-        owners.reserveCapacity(8)
     }
 
     /// The knob of `device` moved by `delta` detents at `time`. `base` is the shared value in the
@@ -68,10 +65,10 @@ public struct KnobGroup: Sendable {
         into out: inout [Event]
     ) {
         let index = member(device, base: base, acceleration: acceleration)
-        var events = takeEngineEvents()
+        var events = engineEvents.take()
         members[index].engine.move(by: delta, at: time, touching: touching, into: &events)
         for event in events { translate(event, of: index, into: &out) }
-        giveBack(&events)
+        engineEvents.giveBack(&events)
         refreshDeadline()
     }
 
@@ -86,10 +83,10 @@ public struct KnobGroup: Sendable {
     public mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
         advance(to: time, into: &out)
         guard let index = members.firstIndex(where: { $0.device == device }) else { return }
-        var events = takeEngineEvents()
+        var events = engineEvents.take()
         members[index].engine.lift(at: time, into: &events)
         for event in events { translate(event, of: index, into: &out) }
-        giveBack(&events)
+        engineEvents.giveBack(&events)
         refreshDeadline()
     }
 
@@ -103,9 +100,8 @@ public struct KnobGroup: Sendable {
     /// ``advance(to:)``, its events appended to `out`: each knob's in its own order, and across
     /// knobs in time order (a stable sort, only when more than one knob spoke).
     public mutating func advance(to time: Nanoseconds, into out: inout [Event]) {
-        var events = takeEngineEvents()
-        var owners = self.owners
-        self.owners = []
+        var events = engineEvents.take()
+        var owners = self.owners.take()
         var speakers = 0
         for index in members.indices where deadline(of: index) != nil {
             let before = events.count
@@ -119,29 +115,15 @@ public struct KnobGroup: Sendable {
         } else {
             for position in events.indices { translate(events[position], of: owners[position], into: &out) }
         }
-        owners.clearForNextTurn()
-        self.owners = owners
-        giveBack(&events)
+        self.owners.giveBack(&owners)
+        engineEvents.giveBack(&events)
         refreshDeadline()
     }
 
-    /// The engines' events of one turn, kept between turns so that a turn allocates nothing: taken
-    /// out while the engines append to it (they are mutated meanwhile), then given back.
-    var engineEvents: [KnobEngine.Event] = []
-    /// For each of a turn's `engineEvents`, its knob.
-    var owners: [Int] = []
-
-    mutating func takeEngineEvents() -> [KnobEngine.Event] {
-        let events = engineEvents
-        engineEvents = []
-        return events
-    }
-
-    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
-    mutating func giveBack(_ events: inout [KnobEngine.Event]) {
-        events.clearForNextTurn()
-        engineEvents = events
-    }
+    /// The engines' events of one turn (taken out while the engines append to it).
+    var engineEvents = TurnBuffer<KnobEngine.Event>()
+    /// For each of a turn's engine events, its knob.
+    var owners = TurnBuffer<Int>()
 
     /// When to call ``advance(to:)`` next; nil when every knob rests. Kept up to date by every
     /// change (asked at every step and wake-up).

@@ -140,22 +140,21 @@ public struct Pipeline: Sendable {
         switch input.action {
         case .knob(let detents): knob(detents, touching: false, at: t, from: device, into: &messages)
         case .touch(let detents): knob(detents, touching: true, at: t, from: device, into: &messages)
-        default: messages.append(contentsOf: routeOther(input, from: device))
-        }
-    }
-
-    /// Input other than a knob's motion, at the pipeline's time.
-    mutating func routeOther(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
-        let t = time
-        switch input.action {
-        case .knob, .touch: return []
-        case .touchDown(let position, let detents): return core.touchDown(at: position, spanning: detents, time: t, route: device.route)
-        case .lift: return core.lift(at: t, route: device.route, device: device.identity)
+        case .touchDown(let position, let detents):
+            messages.append(contentsOf: core.touchDown(at: position, spanning: detents, time: t, route: device.route))
+        case .lift: messages.append(contentsOf: core.lift(at: t, route: device.route, device: device.identity))
         case .button(let code, let pressed):
-            return core.button(code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures)
+            messages.append(contentsOf: core.button(
+                code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures))
         case .shuttle(let position):
-            return device.route == .none ? core.advance(to: t) : core.shuttle(position: device.knobOptions.shuttle(position), at: t)
-        case .gap(let reason): return core.advance(to: t) + [DaemonCore.gap(device: device.path, reason: reason, at: t)]
+            if device.route == .none {
+                core.advance(to: t, into: &messages)
+            } else {
+                messages.append(contentsOf: core.shuttle(position: device.knobOptions.shuttle(position), at: t))
+            }
+        case .gap(let reason):
+            core.advance(to: t, into: &messages)
+            messages.append(DaemonCore.gap(device: device.path, reason: reason, at: t))
         }
     }
 

@@ -47,7 +47,6 @@ public struct DaemonCore: Sendable {
         self.volume = VolumeControl(dial: volumeDial, volume: volume, parameters: parameters)
         mode = ModeSwitch(segments: modes.isEmpty ? [.tempo] : modes)
         self.framesPerSecond = framesPerSecond
-        controlEvents.reserveCapacity(8)  // made now: the first turn does not grow it
     }
 
     // MARK: Input
@@ -87,7 +86,7 @@ public struct DaemonCore: Sendable {
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
         device: DeviceIdentity = .unnamed, acceleration: Bool = true, into messages: inout [ServerMessage]
     ) {
-        var events = takeControlEvents()
+        var events = controlEvents.take()
         advanceEvents(to: time, into: &events)
         if touching, strip != nil {
             strip!.move(by: detents)
@@ -100,24 +99,11 @@ public struct DaemonCore: Sendable {
         case nil: break
         }
         for event in events { messages.append(ServerMessage(event)) }
-        giveBack(&events)
+        controlEvents.giveBack(&events)
     }
 
-    /// The controls' events of one turn, kept between turns (a turn allocates no array of them):
-    /// taken out while the controls append to it, then given back.
-    var controlEvents: [ControlEvent] = []
-
-    mutating func takeControlEvents() -> [ControlEvent] {
-        let events = controlEvents
-        controlEvents = []
-        return events
-    }
-
-    /// Takes the turn's buffer back, emptied (it is the only reference then: emptied in place).
-    mutating func giveBack(_ events: inout [ControlEvent]) {
-        events.clearForNextTurn()
-        controlEvents = events
-    }
+    /// The controls' events of one turn (taken out while the controls append to it).
+    var controlEvents = TurnBuffer<ControlEvent>()
 
     /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
     /// selection snaps to the nearest segment; a tap on a strip driving the scrub gives Castro's hint.
@@ -212,14 +198,14 @@ public struct DaemonCore: Sendable {
 
     /// ``advance(to:)``, its messages appended to `messages`.
     public mutating func advance(to time: Nanoseconds, into messages: inout [ServerMessage]) {
-        var events = takeControlEvents()
+        var events = controlEvents.take()
         advanceEvents(to: time, into: &events)
         if let due = buttonPresses.nextDeadline, due <= time {
             messages.append(contentsOf: advanceButtons(to: time, after: events))
         } else {
             for event in events { messages.append(ServerMessage(event)) }
         }
-        giveBack(&events)
+        controlEvents.giveBack(&events)
     }
 
     /// A tap of the mode switch at `time`: the `mode` message.
@@ -236,7 +222,7 @@ public struct DaemonCore: Sendable {
     /// ``advanceEvents(to:)``, appended to `events`.
     mutating func advanceEvents(to time: Nanoseconds, into events: inout [ControlEvent]) {
         tempo.advance(to: time, into: &events)
-        if scrub.nextDeadline != nil { events.append(contentsOf: scrub.advance(to: time)) }
+        events.append(contentsOf: scrub.advance(to: time))
         volume.advance(to: time, into: &events)
     }
 

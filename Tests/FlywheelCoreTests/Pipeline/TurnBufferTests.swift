@@ -24,4 +24,17 @@ struct TurnBufferTests {
         #expect(buffer.isEmpty)
         #expect(buffer.capacity == 0)
     }
+
+    @Test("a buffer given back comes out of the next take empty, its storage the same")
+    func takeAndGiveBack() {
+        var buffer = TurnBuffer<Int>(capacity: 8)
+        var turn = buffer.take()
+        turn.append(contentsOf: 1...5)
+        let storage = turn.withUnsafeBufferPointer { $0.baseAddress }
+        buffer.giveBack(&turn)
+        turn = []
+        let next = buffer.take()
+        #expect(next.isEmpty)
+        #expect(next.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    }
 }
