@@ -12,7 +12,9 @@
 #   (DIR/static-libstdc++), only the toolchain's libstdc++.a. Mapping the shared libstdc++ and
 #   running its start-up (iostreams, locales) cost the daemon about 1 MiB of RSS at rest and
 #   400 KiB of PSS for the few functions the runtime calls; linked in, they cost their own size.
-#   The symbols stay private (the runtime links with --exclude-libs ALL).
+#   The symbols stay private (the runtime links with --exclude-libs ALL);
+# - each function in its own section (-function-sections), so that the daemon's link can place
+#   the functions it runs together (Package.swift, udev/flywheeld.order).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build
@@ -25,7 +27,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-options=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+options=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+    -Xswiftc -Xfrontend -Xswiftc -function-sections)
 bin=$(swift build "${options[@]}" --show-bin-path)
 if [ ${#products[@]} -gt 0 ]; then
     # The C++ library's archive, as the C compiler finds it (g++'s folder for this Debian release).
@@ -45,6 +48,16 @@ if [ ${#products[@]} -gt 0 ]; then
         if grep -q 'NEEDED.*libstdc++' <<< "$needed"; then
             echo "release-build: $bin/$product links the shared libstdc++ (the archive in $static was not used)" >&2
             exit 1
+        fi
+        # With lld (Package.swift), the daemon's text starts with the first function the order lists.
+        if [ "$product" = flywheeld ] && command -v ld.lld > /dev/null; then
+            first=$(head -n 1 udev/flywheeld.order)
+            text=$(readelf -SW "$bin/flywheeld" | awk '$2 == ".text" { print $4 }')
+            at=$(nm "$bin/flywheeld" | awk -v name="$first" '$3 == name && !found { print $1; found = 1 }')
+            if [ -z "$text" ] || [ "$((16#${at:-0}))" -ne "$((16#$text))" ]; then
+                echo "release-build: $bin/flywheeld was not linked in udev/flywheeld.order's order ($first at ${at:-nowhere}, .text at ${text:-nowhere})" >&2
+                exit 1
+            fi
         fi
     done
 fi

@@ -12,7 +12,7 @@ line and per event; heap allocations (alloc_count.so) per event. Wall-clock figu
 percentiles, CPU seconds, memory) are reported, not checked. Each figure beside the C relay where
 one applies. --counts-only measures the deterministic figures alone (what --check compares);
 --flooding-only the flooding neighbours' table alone (BENCH_FLOOD_ROUNDS rounds, default 3)."""
-import json, os, select, statistics, subprocess, sys, time
+import json, os, select, shutil, statistics, subprocess, sys, time
 
 from servers import (HARDWARE, HERE, Harness, Tools, allocations, flooder, measure, proc_figures, start_daemon, start_relay,
                      syscalls)
@@ -219,6 +219,41 @@ def native_rest(tools):
     return figures
 
 
+def memory_at_rest(tools, runs=3):
+    """RSS, PSS and Anonymous at rest (`--no-devices`, COUNT_CLIENTS - 1 clients watching frames,
+    3 s), `runs` times each for two copies of the daemon: the one in the work folder, and one on
+    tmpfs (/dev/shm). Which text pages are resident is the kernel's choice: it maps, around each
+    page the program touches, what the page cache holds nearby — 64 KiB (fault-around) of a tmpfs
+    file or, before Linux 6.16, of an ext4 one; a whole large folio of an ext4 file from 6.16 on,
+    often much more. Debian 13's and Raspberry Pi OS's kernels are 6.12."""
+    def file_system(path):  # findmnt names ext4 (stat -f says "ext2/ext3" for all three)
+        found = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "-T", path], capture_output=True, text=True).stdout.strip()
+        return found or subprocess.run(["stat", "-f", "-c", "%T", path], capture_output=True, text=True).stdout.strip()
+    copies = [tools.daemon]
+    if os.path.isdir("/dev/shm"):
+        shm = "/dev/shm/flywheeld-bench-%d" % os.getpid()
+        shutil.copy2(tools.daemon, shm)
+        copies.append(shm)
+    rows = []
+    try:
+        for binary in copies:
+            samples = []
+            for _ in range(runs):
+                server = start_daemon(tools, ["--no-devices", "--frames", "60"], binary=binary)
+                harness = Harness(tools, server.sock, COUNT_CLIENTS, 1, frames=True, hold=True)
+                time.sleep(3)  # an interval at rest before the reading; not synchronisation
+                sample = proc_figures(server.proc.pid)
+                samples.append({key: sample[key] for key in ("Rss", "Pss", "Anonymous")})
+                harness.proc.kill()
+                harness.proc.wait()
+                server.stop()
+            rows.append({"file_system": file_system(binary), "kernel": os.uname().release, "samples": samples})
+    finally:
+        for binary in copies[1:]:
+            os.unlink(binary)
+    return rows
+
+
 def native_spin(tools, expect):
     """The shipped daemon natively while spinning at 100 detents/s with 60 Hz frames to
     COUNT_CLIENTS: CPU, context switches, and memory sampled every 100 ms."""
@@ -278,6 +313,8 @@ def main():
         return
     log("memory and CPU of the shipped daemon at rest and spinning")
     figures["native_rest"] = native_rest(tools)
+    log("memory at rest, the daemon's file on two file systems")
+    figures["memory_at_rest"] = memory_at_rest(tools)
     figures["native_spin"] = native_spin(tools, len(spin_events))
     log("latency")
     figures["latency"] = latencies(tools, len(latency_events), schedule, counts)

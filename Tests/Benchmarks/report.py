@@ -87,6 +87,8 @@ def derive(f):
         return d
     rest, spinning = f["native_rest"], f["native_spin"]
     d["rss_rest_kib"], d["pss_rest_kib"] = rest["rest"]["Rss"], rest["rest"]["Pss"]
+    for row in f.get("memory_at_rest", []):  # the goal holds only if every reading meets it
+        d["rss_rest_kib"] = max([d["rss_rest_kib"]] + [sample["Rss"] for sample in row["samples"]])
     d["rss_spin_kib"], d["pss_spin_kib"] = spinning["peak_rss_kib"], spinning["peak_pss_kib"]
     d["flood_p99_ratio"] = flood_ratios(f["flooding"])
     return d
@@ -251,7 +253,12 @@ def render(f, d):
     pick = lambda m: (m["Rss"], m["Pss"], m["Anonymous"])
     row("after READY, `--no-devices`, no clients", pick(rest["no_clients"]))
     row("at rest, `--no-devices`, %d clients watching frames" % (clients - 1), pick(rest["rest"]),
-        "≤ 8 MiB RSS: %s" % met(d["rss_rest_kib"] <= 8192))
+        "≤ 8 MiB RSS: %s" % met(rest["rest"]["Rss"] <= 8192))
+    for reading in f.get("memory_at_rest", []):
+        spread = lambda key: "%s–%s" % (number(min(x[key] for x in reading["samples"])), number(max(x[key] for x in reading["samples"])))
+        w("| at rest as above, the daemon's file on %s (Linux %s), %d runs | %s KiB | %s KiB | %s KiB | ≤ 8 MiB RSS: %s |" % (
+            reading["file_system"], reading["kernel"], len(reading["samples"]), spread("Rss"), spread("Pss"), spread("Anonymous"),
+            met(max(x["Rss"] for x in reading["samples"]) <= 8192)))
     row("`spin.sim` loaded, %d clients connected, before it plays" % (clients - 1), pick(spinning["held"]))
     row("spinning, %d clients (peak of 100 ms samples)" % clients,
         (spinning["peak_rss_kib"], spinning["peak_pss_kib"], spinning["peak_anonymous_kib"]), "≤ 10 MiB RSS: %s" % met(d["rss_spin_kib"] <= 10240))
@@ -274,7 +281,7 @@ def render(f, d):
         w("| (beside it: the instructions a delivered line adds, within 1.5× of the relay's) | %.2f× | %s |" % (
             d["ratio_marginal_instructions_per_delivered_line"], met(d["ratio_marginal_instructions_per_delivered_line"] <= 1.5)))
     w("| 0 instructions at rest | %s | %s |" % (number(d["daemon_rest_instructions"]), met(d["daemon_rest_instructions"] == 0)))
-    w("| ≤ 8 MiB RSS at rest | %s KiB | %s |" % (number(d["rss_rest_kib"]), met(d["rss_rest_kib"] <= 8192)))
+    w("| ≤ 8 MiB RSS at rest (the highest reading) | %s KiB | %s |" % (number(d["rss_rest_kib"]), met(d["rss_rest_kib"] <= 8192)))
     w("| ≤ 10 MiB RSS serving %d clients | %s KiB | %s |" % (clients, number(d["rss_spin_kib"]), met(d["rss_spin_kib"] <= 10240)))
     ratios = [v for k, v in d["flood_p99_ratio"].items() if k != "none"]
     worst = float("inf") if None in ratios else max(ratios)

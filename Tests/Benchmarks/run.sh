@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flywheeld's benchmarks, every figure in one run (about 8 minutes; on demand, not in CI):
 #
-#   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding] [BIN_DIR]
+#   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding | --update-order] [BIN_DIR]
 #
 # Builds the shipped daemon and the flywheel tool as the package does (udev/release-build.sh)
 # unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
@@ -10,7 +10,9 @@
 # deterministic figures (instruction, syscall and allocation counts; about 4 minutes), compares them
 # with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json;
 # --flooding measures the flooding neighbours alone (BENCH_FLOOD_ROUNDS rounds, default 3; about
-# 3 minutes) and prints that section, for a quiet moment of the machine. Installs
+# 3 minutes) and prints that section, for a quiet moment of the machine; --update-order rewrites
+# udev/flywheeld.order, the functions the shipped link places together (order.py; about 1 minute),
+# and relinks the daemon with it. Installs
 # valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
 # figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
 set -euo pipefail
@@ -19,6 +21,7 @@ case "${1:-}" in
     --check) mode=check; shift ;;
     --flooding) mode=flooding; shift ;;
     --update-baseline) mode=baseline; shift ;;
+    --update-order) mode=order; shift ;;
 esac
 bin=${1:+$(cd "$1" && pwd)}
 cd "$(dirname "$0")/../.."
@@ -42,6 +45,16 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=Tests/Benchmarks
+if [[ "$mode" == order ]]; then
+    cc -O2 -o "$work/latency_client" "$here/latency_client.c"
+    mkdir "$work/scratch"
+    python3 "$here/order.py" "$bin/flywheeld" "$bin/flywheel" "$work" "$work/scratch" > "$work/flywheeld.order"
+    mv "$work/flywheeld.order" udev/flywheeld.order
+    rm -f "$bin/flywheeld"  # the order file is not an input SwiftPM tracks: relink
+    bash udev/release-build.sh flywheeld > /dev/null
+    echo "udev/flywheeld.order: $(wc -l < udev/flywheeld.order) functions; the daemon relinked with it"
+    exit 0
+fi
 for tool in latency_client relay flood_client; do cc -O2 -o "$work/$tool" "$here/$tool.c"; done
 cc -O2 -shared -fPIC -o "$work/alloc_count.so" "$here/alloc_count.c"
 strip -o "$work/flywheeld" "$bin/flywheeld"

@@ -14,6 +14,7 @@ class Tools:
     def __init__(self, daemon, cli, native, work):
         self.daemon, self.cli, self.native, self.work = daemon, cli, native, work
         self.serial = 0
+        self.callgrind_options = []  # order.py's: linkage names, not demangled ones
 
     def path(self, name):
         self.serial += 1
@@ -53,7 +54,7 @@ def wrapper(tools, kind, env):
     """The command prefix for `kind` (None, "callgrind" or "strace") and where its output goes."""
     if kind == "callgrind":
         out = tools.path("callgrind.out")
-        return ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out], out
+        return ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + tools.callgrind_options, out
     if kind == "strace":
         out = tools.path("strace")
         prefix = ["strace", "-f", "-ttt", "-o", out]
