@@ -43,19 +43,24 @@ if [ ${#products[@]} -gt 0 ]; then
     static=$(cd "$scratch/static-libstdc++" && pwd)
     ln -sfn "$archive" "$static/libstdc++.a"
     for product in "${products[@]}"; do
+        # The order file is a link input SwiftPM does not track: a daemon older than it is relinked.
+        if [ "$product" = flywheeld ] && [ udev/flywheeld.order -nt "$bin/flywheeld" ]; then rm -f "$bin/flywheeld"; fi
         swift build "${options[@]}" -Xlinker -L"$static" --product "$product" >&2
         needed=$(readelf -d "$bin/$product") || { echo "release-build: readelf -d $bin/$product failed" >&2; exit 1; }
         if grep -q 'NEEDED.*libstdc++' <<< "$needed"; then
             echo "release-build: $bin/$product links the shared libstdc++ (the archive in $static was not used)" >&2
             exit 1
         fi
-        # With lld (Package.swift), the daemon's text starts with the first function the order lists.
+        # With lld (Package.swift), the daemon's text starts with the first function of the order
+        # that this build has (a name the code no longer has is skipped, as the linker skips it).
         if [ "$product" = flywheeld ] && command -v ld.lld > /dev/null; then
-            first=$(head -n 1 udev/flywheeld.order)
-            text=$(readelf -SW "$bin/flywheeld" | awk '$2 == ".text" { print $4 }')
-            at=$(nm "$bin/flywheeld" | awk -v name="$first" '$3 == name && !found { print $1; found = 1 }')
-            if [ -z "$text" ] || [ "$((16#${at:-0}))" -ne "$((16#$text))" ]; then
-                echo "release-build: $bin/flywheeld was not linked in udev/flywheeld.order's order ($first at ${at:-nowhere}, .text at ${text:-nowhere})" >&2
+            symbols=$(nm "$bin/flywheeld") || { echo "release-build: nm $bin/flywheeld failed" >&2; exit 1; }
+            placed=$(awk 'NR == FNR { if (NF == 3 && !($3 in at)) at[$3] = $1; next } ($1 in at) { print $1, at[$1]; exit }' \
+                <(printf '%s\n' "$symbols") udev/flywheeld.order)
+            text=$(readelf -SW "$bin/flywheeld" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $3 }')
+            first=${placed% *} at=${placed#* }
+            if [ -z "$placed" ] || [ -z "$text" ] || [ "$((16#$at))" -ne "$((16#$text))" ]; then
+                echo "release-build: $bin/flywheeld was not linked in udev/flywheeld.order's order (${first:-no listed function} at ${at:-nowhere}, .text at ${text:-nowhere})" >&2
                 exit 1
             fi
         fi

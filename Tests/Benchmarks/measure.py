@@ -12,7 +12,7 @@ line and per event; heap allocations (alloc_count.so) per event. Wall-clock figu
 percentiles, CPU seconds, memory) are reported, not checked. Each figure beside the C relay where
 one applies. --counts-only measures the deterministic figures alone (what --check compares);
 --flooding-only the flooding neighbours' table alone (BENCH_FLOOD_ROUNDS rounds, default 3)."""
-import json, os, select, shutil, statistics, subprocess, sys, time
+import json, os, select, shutil, statistics, subprocess, sys, tempfile, time
 
 from servers import (HARDWARE, HERE, Harness, Tools, allocations, flooder, measure, proc_figures, start_daemon, start_relay,
                      syscalls)
@@ -221,22 +221,36 @@ def native_rest(tools):
 
 def memory_at_rest(tools, runs=3):
     """RSS, PSS and Anonymous at rest (`--no-devices`, COUNT_CLIENTS - 1 clients watching frames,
-    3 s), `runs` times each for two copies of the daemon: the one in the work folder, and one on
-    tmpfs (/dev/shm). Which text pages are resident is the kernel's choice: it maps, around each
-    page the program touches, what the page cache holds nearby — 64 KiB (fault-around) of a tmpfs
-    file or, before Linux 6.16, of an ext4 one; a whole large folio of an ext4 file from 6.16 on,
-    often much more. Debian 13's and Raspberry Pi OS's kernels are 6.12."""
+    3 s), `runs` times each for two copies of the daemon: one on the root file system (/var/tmp,
+    where /usr/bin is on most machines) and one on tmpfs (/dev/shm). Which text pages are resident
+    is the kernel's choice: it maps, around each page the program touches, what the page cache
+    holds nearby — 64 KiB (fault-around) of a tmpfs file or, before Linux 6.16, of an ext4 one; a
+    whole large folio of an ext4 file from 6.16 on, often much more. Debian 13's and Raspberry Pi
+    OS's kernels are 6.12. A folder that is missing or mounted noexec is left out."""
     def file_system(path):  # findmnt names ext4 (stat -f says "ext2/ext3" for all three)
-        found = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "-T", path], capture_output=True, text=True).stdout.strip()
-        return found or subprocess.run(["stat", "-f", "-c", "%T", path], capture_output=True, text=True).stdout.strip()
-    copies = [tools.daemon]
-    if os.path.isdir("/dev/shm"):
-        shm = "/dev/shm/flywheeld-bench-%d" % os.getpid()
-        shutil.copy2(tools.daemon, shm)
-        copies.append(shm)
+        for command in (["findmnt", "-n", "-o", "FSTYPE", "-T", path], ["stat", "-f", "-c", "%T", path]):
+            try:
+                found = subprocess.run(command, capture_output=True, text=True).stdout.split("\n")[0].strip()
+            except OSError:
+                continue
+            if found:
+                return found
+        return "unknown"
     rows = []
-    try:
-        for binary in copies:
+    for folder in ("/var/tmp", "/dev/shm"):
+        if not os.path.isdir(folder):
+            continue
+        place = tempfile.mkdtemp(prefix="flywheeld-bench-", dir=folder)
+        binary = os.path.join(place, "flywheeld")
+        try:
+            shutil.copy2(tools.daemon, binary)
+            usable = subprocess.run([binary, "--version"], capture_output=True).returncode == 0
+        except OSError:  # mounted noexec
+            usable = False
+        if not usable:
+            shutil.rmtree(place, ignore_errors=True)
+            continue
+        try:
             samples = []
             for _ in range(runs):
                 server = start_daemon(tools, ["--no-devices", "--frames", "60"], binary=binary)
@@ -248,9 +262,8 @@ def memory_at_rest(tools, runs=3):
                 harness.proc.wait()
                 server.stop()
             rows.append({"file_system": file_system(binary), "kernel": os.uname().release, "samples": samples})
-    finally:
-        for binary in copies[1:]:
-            os.unlink(binary)
+        finally:
+            shutil.rmtree(place, ignore_errors=True)
     return rows
 
 

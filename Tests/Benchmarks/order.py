@@ -94,7 +94,7 @@ def unsplit_functions(build_folder):
                 sections = {}
             elif (section := re.match(r"\s*\[\s*(\d+)\] (\S+)", line)):
                 sections[section.group(1)] = section.group(2)
-            elif (symbol := re.match(r"\s*\d+: [0-9a-f]+\s+\d+ FUNC\s+\S+\s+\S+\s+(\d+) (\S+)", line)):
+            elif (symbol := re.match(r"\s*\d+: [0-9a-f]+\s+(?:\d+|0x[0-9a-f]+) FUNC\s+\S+\s+\S+\s+(\d+) (\S+)", line)):
                 name = sections.get(symbol.group(1), "")
                 if name == ".text":
                     unsplit.add(symbol.group(2))

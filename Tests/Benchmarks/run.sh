@@ -46,12 +46,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=Tests/Benchmarks
 if [[ "$mode" == order ]]; then
+    [[ -z "${1:-}" ]] || { echo "run.sh: --update-order profiles and relinks this tree's own build; it takes no BIN_DIR." >&2; exit 2; }
     cc -O2 -o "$work/latency_client" "$here/latency_client.c"
     mkdir "$work/scratch"
     python3 "$here/order.py" "$bin/flywheeld" "$bin/flywheel" "$work" "$work/scratch" > "$work/flywheeld.order"
     mv "$work/flywheeld.order" udev/flywheeld.order
-    rm -f "$bin/flywheeld"  # the order file is not an input SwiftPM tracks: relink
-    bash udev/release-build.sh flywheeld > /dev/null
+    bash udev/release-build.sh flywheeld > /dev/null  # relinks: the order is newer than the daemon
     echo "udev/flywheeld.order: $(wc -l < udev/flywheeld.order) functions; the daemon relinked with it"
     exit 0
 fi

@@ -19,4 +19,8 @@ case $depends in *libswift*) fail "Depends names the Swift runtime: the runtime 
 case $depends in *libstdc++*) fail "Depends names the C++ library: it should be linked in statically (udev/release-build.sh)." ;; esac
 dpkg-deb -x "$deb" /tmp/flywheel-unpacked
 /tmp/flywheel-unpacked/usr/bin/flywheel --version | grep -q "v2 API" || fail "the packaged flywheel does not use libgpiod's v2 API."
+# The packaged daemon starts and reads the shipped configuration and device profiles (its link
+# keeps only the functions it reaches, each in its own section: udev/release-build.sh).
+/tmp/flywheel-unpacked/usr/bin/flywheeld --check-config --config udev/flywheel.json5 > /dev/null \
+    || fail "the packaged flywheeld did not check the shipped configuration."
 echo "$deb"
