@@ -1,5 +1,6 @@
 """The daemon's symbol order (udev/flywheeld.order): the functions of flywheeld that run from start
-through serving clients, gathered with callgrind, one linkage name a line, sorted by name.
+through serving clients, gathered with callgrind, one linkage name a line: those in sections of
+their own, sorted by name, then those a library object's one .text section also defines.
 
 The release link (Package.swift, with lld) places these functions first and together in .text.
 The kernel maps a program's text in 64 KiB blocks around each page it faults in (fault-around), and
@@ -23,35 +24,34 @@ from servers import Tools, Harness, start_daemon
 COMMANDS = [
     b'{"cmd":"ping"}', b'{"cmd":"get"}', b'{"cmd":"watch","frames":true}', b'{"cmd":"tap"}',
     b'{"cmd":"set","control":"tempo","bpm":96}', b'{"cmd":"set","control":"scrub","duration":214,"position":12}',
-    b'{"cmd":"set","control":"volume","value":0.5}', b'{"cmd":"set","control":"mode","value":"scrub"}',
+    b'{"cmd":"set","control":"volume","volume":0.5}', b'{"cmd":"set","control":"mode","mode":"scrub"}',
     b'{"cmd":"nonsense"}', b'not json',
 ]
 
 
 def executed(callgrind_file, binary):
     """Linkage names of the binary's functions with instructions counted in a callgrind output file."""
-    names, objects, files = {}, {}, set()
-    current_object = current = None
-    after_call = False
+    names, objects = {}, {}
+    current, in_binary, after_call = None, False, False
     ran = set()
     with open(callgrind_file, errors="replace") as f:
         for line in f:
             if line.startswith("ob="):
-                current_object = compressed(line[3:], objects)
+                found = compressed(line[3:], objects)
+                in_binary = found is not None and os.path.realpath(found) == binary
             elif line.startswith("fn="):
                 current = compressed(line[3:], names)
                 after_call = False
-            elif line.startswith(("cfn=", "cob=", "cfi=", "cfl=")):
-                if line.startswith("cfn="):
-                    compressed(line[4:], names)
-                elif line.startswith("cob="):
-                    compressed(line[4:], objects)
+            elif line.startswith("cfn="):  # a callee's name may be defined here first
+                compressed(line[4:], names)
+            elif line.startswith("cob="):
+                compressed(line[4:], objects)
             elif line.startswith("calls="):
                 after_call = True
             elif line[:1].isdigit() or line[:1] in "+-*":
                 if after_call:
                     after_call = False  # the call's inclusive cost, not the function's own
-                elif current and current_object and os.path.realpath(current_object) == binary:
+                elif current and in_binary:
                     ran.add(current)
     # callgrind marks a recursive call's level with 'N after the name
     return {re.sub(r"'\d+$", "", name) for name in ran if not name.startswith(("0x", "("))}
@@ -102,14 +102,14 @@ def unsplit_functions(build_folder):
 
 
 def commands(sock):
-    """Every client command once, on one connection, reading each reply."""
+    """Every client command once, on one connection, then a ping: returns once its pong is read."""
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     client.connect(sock)
     client.settimeout(10)
-    reader = client.makefile("rb")
-    for command in COMMANDS:
-        client.sendall(command + b"\n")
-        reader.readline()
+    client.sendall(b"".join(command + b"\n" for command in COMMANDS) + b'{"cmd":"ping"}\n')
+    replies = client.makefile("rb")
+    while b'"class":"pong"' not in replies.readline().replace(b" ", b""):
+        pass
     client.close()
 
 
