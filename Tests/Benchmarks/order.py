@@ -24,7 +24,7 @@ from servers import Tools, Harness, start_daemon
 COMMANDS = [
     b'{"cmd":"ping"}', b'{"cmd":"get"}', b'{"cmd":"watch","frames":true}', b'{"cmd":"tap"}',
     b'{"cmd":"set","control":"tempo","bpm":96}', b'{"cmd":"set","control":"scrub","duration":214,"position":12}',
-    b'{"cmd":"set","control":"volume","volume":0.5}', b'{"cmd":"set","control":"mode","mode":"scrub"}',
+    b'{"cmd":"set","control":"volume","volume":40}', b'{"cmd":"set","control":"mode","mode":"scrub"}',
     b'{"cmd":"nonsense"}', b'not json',
 ]
 
@@ -102,14 +102,19 @@ def unsplit_functions(build_folder):
 
 
 def commands(sock):
-    """Every client command once, on one connection, then a ping: returns once its pong is read."""
+    """Every client command once, on one connection, then a ping: returns once its pong (the
+    second: the commands have one) is read."""
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     client.connect(sock)
     client.settimeout(10)
     client.sendall(b"".join(command + b"\n" for command in COMMANDS) + b'{"cmd":"ping"}\n')
     replies = client.makefile("rb")
-    while b'"class":"pong"' not in replies.readline().replace(b" ", b""):
-        pass
+    pongs = 0
+    while pongs < 2:
+        line = replies.readline()
+        if not line:
+            raise RuntimeError("flywheeld closed the connection before answering every command")
+        pongs += b'"class":"pong"' in line
     client.close()
 
 
