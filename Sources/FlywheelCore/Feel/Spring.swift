@@ -166,6 +166,9 @@ public struct SpringMotion: Sendable, Hashable {
             var low = start
             for _ in 0..<80 {
                 let mid = (low + high) / 2
+                // low and high are adjacent: low stays above the tolerance and high within it, so
+                // no later step could change either (stopping here gives the same bits).
+                if mid == low || mid == high { break }
                 if envelope(mid) > tolerance { low = mid } else { high = mid }
             }
             return high

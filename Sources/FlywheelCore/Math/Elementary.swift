@@ -45,7 +45,11 @@ public enum Elementary {
         var sum = 0.0
         var n = 1.0
         while n < 60 {
-            sum += power / n
+            // The terms all have s's sign and shrink: once one leaves the sum as it is, every
+            // later one does too (rounding is monotone), so stopping there changes no bit.
+            let next = sum + power / n
+            if next == sum { break }
+            sum = next
             power *= s2
             n += 2
         }
