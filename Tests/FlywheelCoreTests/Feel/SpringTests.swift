@@ -1,0 +1,67 @@
+import Testing
+@testable import FlywheelCore
+
+/// The settle search decides most of its steps from the envelope's crossing, worked out once;
+/// it must land on exactly the bits the plain bisection lands on, or every golden replay moves.
+@Suite("The spring's settle search")
+struct SpringTests {
+    /// A seeded xorshift, so a failing case replays.
+    struct Generator {
+        var state: UInt64
+        mutating func unit() -> Double {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        /// ± 10^[low, high], log-uniform.
+        mutating func signedMagnitude(_ low: Double, _ high: Double) -> Double {
+            let exponent = low + (high - low) * unit()
+            // 10^exponent from the core's own exp, so the test needs no libm.
+            let value = Elementary.exp(exponent * 2.302585092994046)
+            return unit() < 0.5 ? -value : value
+        }
+    }
+
+    @Test("with the crossing known, the search gives the plain bisection's bits with far fewer exps")
+    func crossingKeepsTheBits() {
+        var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
+        var plainEvaluations = 0, decidedEvaluations = 0
+        for _ in 0..<4_000 {
+            let parameters = SpringParameters(
+                responseSeconds: 0.05 + 1.95 * generator.unit(), damping: 0.1 + 0.89 * generator.unit())
+            let spring = SpringMotion(
+                from: generator.signedMagnitude(-7, 4), velocity: generator.signedMagnitude(-7, 5), to: 0, parameters: parameters)
+            guard case .under(let a, let w, let b) = spring.regime else {
+                Issue.record("damping \(parameters.damping) is under-damped")
+                continue
+            }
+            let amplitude = (spring.displacement * spring.displacement + b * b).squareRoot()
+            let q = a * b + w * spring.displacement
+            let speed = (spring.velocity * spring.velocity + q * q).squareRoot()
+            for (scale, tolerance) in [(amplitude, SpringMotion.positionTolerance), (speed, SpringMotion.velocityTolerance)] {
+                let plain = SpringMotion.solve(
+                    { plainEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0)
+                let decided = SpringMotion.solve(
+                    { decidedEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0,
+                    crossing: SpringMotion.crossing(amplitude: scale, rate: a, tolerance: tolerance))
+                #expect(decided.bitPattern == plain.bitPattern, "scale \(scale) rate \(a) tolerance \(tolerance): \(decided) vs \(plain)")
+            }
+        }
+        // Every step within 1e-9 of the crossing (in rate × seconds) still evaluates, about
+        // twenty of a bisection's fifty: well under half in all.
+        #expect(decidedEvaluations * 2 < plainEvaluations, "\(decidedEvaluations) evaluations against \(plainEvaluations)")
+    }
+
+    @Test("no finite crossing (nothing to settle, an infinite or NaN amplitude): the envelope decides")
+    func noCrossing() {
+        #expect(SpringMotion.crossing(amplitude: 0, rate: 3, tolerance: 1e-3) == nil)
+        #expect(SpringMotion.crossing(amplitude: .infinity, rate: 3, tolerance: 1e-3) == nil)
+        #expect(SpringMotion.crossing(amplitude: .nan, rate: 3, tolerance: 1e-3) == nil)
+        #expect(SpringMotion.crossing(amplitude: 1, rate: 0, tolerance: 1e-3) == nil)
+        #expect(SpringMotion.crossing(amplitude: .greatestFiniteMagnitude, rate: 1, tolerance: 1e-3) == nil)
+        // Settled from the start: the search answers 0 either way.
+        let resting = SpringMotion(from: 0, velocity: 0, to: 0, parameters: .standard)
+        #expect(resting.settleSeconds == 0)
+    }
+}
