@@ -2,62 +2,116 @@
 /// motion that release will start from the hand's last move.
 ///
 /// The knob replans it at every detent of a turn, and until the release only its steps up to the
-/// release and its positions before the spring are asked for; so it is kept as a plan with those
-/// first steps (``MotionPlan/coastSteps(through:)``), and the whole motion — the spring's settle,
+/// release and its positions before the spring are asked for, usually one or two steps before
+/// the next detent replans it. So when the spring starts after the release it is kept as a plan
+/// and a cursor on its steps: the next step is worked out (from the coast, closed form) when the
+/// one before it is reported, and nothing is allocated. The whole motion — the spring's settle,
 /// a search — is worked out only when something asks for more, as the release does. Every
 /// answer is the one the whole motion gives.
-///
-/// A class, not a struct: it never changes once planned, and a knob asks it at every step, which
-/// for a struct of this size meant copying it out of the knob each time.
-final class HandOver: Sendable {
+struct HandOver: Sendable {
     let plan: MotionPlan
-    /// The motion's first steps; every step at or before `knownThrough` is among them.
-    let steps: [Nanoseconds]
-    let knownThrough: Nanoseconds
-    /// The whole motion, when the first steps do not reach the release.
-    let motion: Motion?
+    /// The plan's spring start, or `.min` when ``whole`` answers instead: before it, the plan's
+    /// coast steps are every step there is.
+    let planAnswersBefore: Nanoseconds
+    /// The release it was planned for: the steps a knob asks for are at or before it.
+    let release: Nanoseconds
+    /// The whole motion, when the spring starts at or before the release (the plan alone then
+    /// does not answer up to the release). Boxed: the hand-over is read in place at every step,
+    /// and a motion's arrays inline would make every read of it a copy with retains.
+    let whole: Whole?
+    /// A computed ``Motion``, shared.
+    final class Whole: Sendable {
+        let motion: Motion
+        init(_ motion: Motion) { self.motion = motion }
+    }
+    /// The whole motion, when it was worked out at the start.
+    var motion: Motion? { whole?.motion }
+    /// The step the cursor is on (1 for the first).
+    private(set) var cursorStep = 1
+    /// The time of the step before it (the start for the first).
+    private(set) var cursorBefore: Nanoseconds
+    /// Its time, or nil when no step comes before the spring's start from it on.
+    private(set) var cursorTime: Nanoseconds?
 
     /// The hand-over planned by `plan`, released (unless the hand moves first) at `release`.
     init(_ plan: MotionPlan, release: Nanoseconds) {
         self.plan = plan
-        let first = plan.coastSteps(through: release)
-        // Kept as a plan only when the first steps reach the release and the spring starts after
-        // it: frames up to the release then need nothing more (a slow turn's hand-over has no
-        // coast, and its frames would otherwise work the whole motion out again each time).
-        if first.knownThrough >= release, plan.springStartNanoseconds > release {
-            (steps, knownThrough, motion) = (first.steps, first.knownThrough, nil)
-        } else {
-            let motion = Motion(plan)
-            (steps, knownThrough, self.motion) = (motion.stepNanoseconds, .max, motion)
-        }
+        self.release = release
+        // Every step the spring decides comes at or after its start: with the spring starting
+        // after the release, the coast alone decides every step up to the release, and frames up
+        // to the release need nothing more (a slow turn's hand-over has no coast, and its frames
+        // would otherwise work the whole motion out again each time).
+        let springStart = plan.springStartNanoseconds
+        whole = springStart > release ? nil : Whole(Motion(plan))
+        planAnswersBefore = springStart > release ? springStart : .min
+        cursorBefore = plan.startNanoseconds
+        cursorTime = plan.coastStep(1, after: plan.startNanoseconds)
     }
 
     var startNanoseconds: Nanoseconds { plan.startNanoseconds }
 
     /// The whole motion.
-    var completed: Motion { motion ?? Motion(plan) }
+    var completed: Motion { whole?.motion ?? Motion(plan) }
+
+    /// Whether the plan's coast steps answer every step up to `time`.
+    func planAnswers(through time: Nanoseconds) -> Bool { time < planAnswersBefore }
+
+    /// Whether the cursor is where a question after `time` starts: every step before it is at or
+    /// before `time`.
+    func cursorAnswers(after time: Nanoseconds) -> Bool { cursorStep == 1 || cursorBefore <= time }
 
     /// The first step after `time` if there is one at or before `limit` (nil otherwise).
     func firstStep(after time: Nanoseconds, upTo limit: Nanoseconds) -> Nanoseconds? {
-        let step = limit <= knownThrough ? steps.first(where: { $0 > time }) : completed.stepNanoseconds.first(where: { $0 > time })
-        return step.flatMap { $0 <= limit ? $0 : nil }
+        guard planAnswers(through: limit) else {
+            return completed.stepNanoseconds.first(where: { $0 > time }).flatMap { $0 <= limit ? $0 : nil }
+        }
+        var first: Nanoseconds?
+        if cursorAnswers(after: time), cursorTime.map({ $0 > time }) ?? true {
+            first = cursorTime
+        } else {
+            plan.forEachCoastStep(through: limit) { step, _ in
+                if first == nil, step > time { first = step }
+            }
+        }
+        return first.flatMap { $0 <= limit ? $0 : nil }
     }
 
     /// Reported detent steps in (from, through], as ``Motion/steps(after:through:)``.
     func steps(after from: Nanoseconds, through to: Nanoseconds) -> [(timeNanoseconds: Nanoseconds, detent: Int)] {
-        guard to <= knownThrough else { return completed.steps(after: from, through: to) }
-        return Motion.steps(steps, from: plan.startDetent, to: plan.target, after: from, through: to)
+        var steps: [(timeNanoseconds: Nanoseconds, detent: Int)] = []
+        forEachStep(after: from, through: to) { steps.append(($0, $1)) }
+        return steps
     }
 
     /// ``steps(after:through:)`` one at a time, in order, without an array.
     func forEachStep(after from: Nanoseconds, through to: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) {
-        guard to <= knownThrough else { return completed.forEachStep(after: from, through: to, body) }
-        Motion.forEachStep(steps, from: plan.startDetent, to: plan.target, after: from, through: to, body)
+        guard planAnswers(through: to) else { return completed.forEachStep(after: from, through: to, body) }
+        plan.forEachCoastStep(through: to) { time, step in
+            if time > from { body(time, plan.detent(ofStep: step)) }
+        }
+    }
+
+    /// ``forEachStep(after:through:_:)`` for steps asked in order, as the knob reports them: from
+    /// the cursor when it is there (moving it past `to`), each step worked out once. Returns the
+    /// next step, as ``firstStep(after:upTo:)`` after `to` up to the release.
+    mutating func reportSteps(after from: Nanoseconds, through to: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) -> Nanoseconds? {
+        guard planAnswers(through: to), cursorAnswers(after: from) else {
+            forEachStep(after: from, through: to, body)
+            return firstStep(after: to, upTo: release)
+        }
+        while let time = cursorTime, time <= to {
+            if time > from { body(time, plan.detent(ofStep: cursorStep)) }
+            cursorStep += 1
+            cursorBefore = time
+            cursorTime = plan.coastStep(cursorStep, after: time)
+        }
+        // Every step before the cursor is now at or before `to`, and the cursor's after it.
+        return cursorTime.flatMap { $0 <= release ? $0 : nil }
     }
 
     /// Position and velocity at `time` (≥ the start), as ``Motion/state(at:)`` has them.
     func state(at time: Nanoseconds) -> (position: Double, velocity: Double) {
-        if motion == nil, time < plan.springStartNanoseconds { return plan.movingState(at: time) }
+        if time < planAnswersBefore { return plan.movingState(at: time) }
         let state = completed.state(at: time)
         return (state.position, state.velocity)
     }

@@ -50,6 +50,9 @@ public struct KnobEngine: Sendable {
     /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
     /// the hand hands over to the coast without a stop; the next input replans it.
     var handOver: HandOver?
+    /// The hand-over's next step to report, if it comes at or before the release (kept beside
+    /// it, so the deadline reads a number rather than the hand-over).
+    var handOverNextStep: Nanoseconds?
     /// The hand-over's detent steps up to this time have been reported.
     var handOverReportedThrough: Nanoseconds = .min
 
@@ -69,6 +72,7 @@ public struct KnobEngine: Sendable {
         restPendingSince = nil
         bounceQuietAt = nil
         handOver = nil
+        handOverNextStep = nil
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -140,15 +144,19 @@ public struct KnobEngine: Sendable {
     /// pending) when its release would fling; a hand too slow to fling just stops, as it is.
     mutating func planHandOver() {
         handOver = nil
+        handOverNextStep = nil
         guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return }
         let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
         guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return }
-        handOver = HandOver(
+        let release = lastInput + parameters.releaseSilenceNanoseconds
+        let planned = HandOver(
             MotionPlan(
                 releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
                 bounds: bounds, parameters: parameters),
-            release: lastInput + parameters.releaseSilenceNanoseconds)
+            release: release)
         handOverReportedThrough = lastInput - 1
+        handOverNextStep = planned.firstStep(after: handOverReportedThrough, upTo: release)
+        handOver = planned
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
@@ -196,7 +204,7 @@ public struct KnobEngine: Sendable {
         if let bounceQuietAt { return bounceQuietAt }
         if gestureActive && !touching, let lastInput {
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            return min(release, handOver?.firstStep(after: handOverReportedThrough, upTo: release) ?? release)
+            return min(release, handOverNextStep ?? release)
         }
         if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
@@ -224,13 +232,15 @@ public struct KnobEngine: Sendable {
             followHand(at: quiet, into: &events)
             planHandOver()
         }
-        if gestureActive && !touching, let handOver, let lastInput {
+        if gestureActive && !touching, handOver != nil, let lastInput {
             // The hand-over's detent steps, each at its own time, up to the release.
             let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
-            handOver.forEachStep(after: handOverReportedThrough, through: through) { time, detent in
-                reportedDetent = detent
+            var reported = reportedDetent
+            handOverNextStep = handOver!.reportSteps(after: handOverReportedThrough, through: through) { time, detent in
+                reported = detent
                 events.append(.detent(detent, timeNanoseconds: time))
             }
+            reportedDetent = reported
             handOverReportedThrough = max(handOverReportedThrough, through)
             now = max(now, through)
         }
@@ -275,6 +285,7 @@ public struct KnobEngine: Sendable {
         let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
         self.handOver = nil
+        handOverNextStep = nil
         motion = handOver?.completed ?? Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters)

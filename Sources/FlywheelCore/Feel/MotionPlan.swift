@@ -2,7 +2,7 @@
 /// the spring's settle time or the reported steps the spring decides (those need a search).
 ///
 /// A knob plans its hand-over motion at every detent of a turn and uses only its first few
-/// steps before the next detent replans it; ``coastSteps(through:)`` gives those exactly (they
+/// steps before the next detent replans it; ``coastStep(_:after:)`` gives those exactly (they
 /// are the ones the coast decides), and ``Motion/init(_:)`` completes the plan when the motion
 /// is actually released.
 struct MotionPlan: Sendable, Hashable {
@@ -85,24 +85,28 @@ struct MotionPlan: Sendable, Hashable {
     /// and the settle, are at or after it.
     var springStartNanoseconds: Nanoseconds { startNanoseconds + Motion.nanoseconds(coastSeconds) }
 
-    /// The motion's first reported steps, exactly as ``Motion`` has them, computed while the start
-    /// or the coast decides them and up to the first one after `horizon`; `knownThrough`: every
-    /// step at or before it is among them (a later one, if any, comes after it).
-    func coastSteps(through horizon: Nanoseconds) -> (steps: [Nanoseconds], knownThrough: Nanoseconds) {
-        var steps: [Nanoseconds] = []
-        steps.reserveCapacity(min(stepCount, 4))  // the usual hand-over reaches a release in a few
-        var previous = startNanoseconds
-        for k in stride(from: 1, through: stepCount, by: 1) {
-            // The spring's steps, and the settle that bounds every step, come at or after the
-            // spring's start; the coast's before: so these need neither.
-            guard let seconds = coastStepSeconds(k) else { return (steps, springStartNanoseconds - 1) }
-            let time = max(previous, startNanoseconds + Motion.nanoseconds(seconds))
-            steps.append(time)
-            if time > horizon { return (steps, time - 1) }
-            previous = time
-        }
-        return (steps, .max)
+    /// The `k`-th reported step's time, exactly as ``Motion`` has it, when the start or the coast
+    /// decides it (`previous`: the step before it, or the start), or nil when the spring does (it
+    /// and every later step then come at or after the spring's start) or there is no such step.
+    func coastStep(_ k: Int, after previous: Nanoseconds) -> Nanoseconds? {
+        guard k <= stepCount, let seconds = coastStepSeconds(k) else { return nil }
+        return max(previous, startNanoseconds + Motion.nanoseconds(seconds))
     }
+
+    /// The steps the start or the coast decides, in order, up to `horizon`, with their numbers
+    /// (every step before the spring's start is among them).
+    func forEachCoastStep(through horizon: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) {
+        var k = 1
+        var previous = startNanoseconds
+        while let time = coastStep(k, after: previous), time <= horizon {
+            body(time, k)
+            previous = time
+            k += 1
+        }
+    }
+
+    /// The detent the `k`-th reported step reports.
+    func detent(ofStep k: Int) -> Int { startDetent + (target > startDetent ? 1 : -1) * k }
 
     /// Position and velocity at `time`, when it is before the spring's start (so before the settle).
     func movingState(at time: Nanoseconds) -> (position: Double, velocity: Double) {

@@ -56,6 +56,36 @@ struct HandOverTests {
         #expect(planned > Self.plans().count / 2)
     }
 
+    @Test("reported in order as a knob does (the cursor), the steps and next steps are the whole motion's")
+    func cursorInOrder() {
+        var moved = 0
+        for (plan, release) in Self.plans() {
+            let whole = Motion(plan)
+            var handOver = HandOver(plan, release: release)
+            let span = release - plan.startNanoseconds
+            // Irregular strides up to the release, some landing exactly on steps.
+            var marks = stride(from: plan.startNanoseconds, through: release, by: Int64.Stride(max(1, span / 13))).map { $0 }
+            marks += whole.stepNanoseconds.filter { $0 <= release }
+            marks.append(release)
+            marks.sort()
+            var reportedThrough = plan.startNanoseconds - 1
+            var reported: [(Nanoseconds, Int)] = []
+            for mark in marks {
+                let first = whole.stepNanoseconds.first(where: { $0 > reportedThrough }).flatMap { $0 <= release ? $0 : nil }
+                #expect(handOver.firstStep(after: reportedThrough, upTo: release) == first)
+                let next = handOver.reportSteps(after: reportedThrough, through: mark) { reported.append(($0, $1)) }
+                #expect(next == whole.stepNanoseconds.first(where: { $0 > mark }).flatMap { $0 <= release ? $0 : nil })
+                reportedThrough = mark
+            }
+            let expected = whole.steps(after: plan.startNanoseconds - 1, through: release)
+            #expect(reported.map(\.0) == expected.map(\.timeNanoseconds))
+            #expect(reported.map(\.1) == expected.map(\.detent))
+            if handOver.cursorStep > 1 { moved += 1 }
+        }
+        // The cursor moved in many of them: otherwise this tests the fallback only.
+        #expect(moved > Self.plans().count / 4)
+    }
+
     @Test("the public initialiser is the plan completed")
     func publicInitialiser() {
         for velocity in [-40.0, -3, 2.5, 17, 90] {
