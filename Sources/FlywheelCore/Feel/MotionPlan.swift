@@ -13,8 +13,18 @@ struct MotionPlan: Sendable, Hashable {
     let target: Int
     let coast: Coast?
     let coastSeconds: Double
-    let spring: SpringMotion
+    /// The spring's velocity at its start when there is no coast (with one, the coast's at its end).
+    let settleVelocity: Double
+    let springParameters: SpringParameters
     let bounds: Bounds
+
+    /// The spring, from where the coast ends (or the start). Worked out when asked: a hand-over
+    /// is replanned at every detent and asks for it only when it is released.
+    var spring: SpringMotion {
+        var start = (position: position, velocity: settleVelocity)
+        if let coast { start = (coast.position(after: coastSeconds), coast.velocity(after: coastSeconds)) }
+        return SpringMotion(from: start.position, velocity: start.velocity, to: Double(target), parameters: springParameters)
+    }
 
     /// The first half of ``Motion/init(releasedAt:position:velocity:reportedDetent:bounds:parameters:)``.
     init(
@@ -43,14 +53,12 @@ struct MotionPlan: Sendable, Hashable {
         let distance = Double(target) - position
         var coast: Coast?
         var coastSeconds = 0.0
-        var springStart = (position: position, velocity: settleVelocity)
         if fling, abs(distance) > 1, (distance > 0) == (velocity > 0) {
             let retuned = Coast(position: position, velocity: velocity, friction: velocity / distance)
             let handover = Double(target) - (distance > 0 ? 0.25 : -0.25)
             let seconds = retuned.seconds(toReach: handover) ?? 0
             coast = retuned
             coastSeconds = seconds
-            springStart = (retuned.position(after: seconds), retuned.velocity(after: seconds))
         }
         self.startNanoseconds = start
         self.startDetent = reportedDetent
@@ -58,8 +66,8 @@ struct MotionPlan: Sendable, Hashable {
         self.target = target
         self.coast = coast
         self.coastSeconds = coastSeconds
-        self.spring = SpringMotion(
-            from: springStart.position, velocity: springStart.velocity, to: Double(target), parameters: parameters.spring)
+        self.settleVelocity = settleVelocity
+        self.springParameters = parameters.spring
         self.bounds = bounds
     }
 
@@ -110,6 +118,8 @@ struct MotionPlan: Sendable, Hashable {
 
     /// Position and velocity at `time`, when it is before the spring's start (so before the settle).
     func movingState(at time: Nanoseconds) -> (position: Double, velocity: Double) {
-        Motion.movingState(seconds: Double(time - startNanoseconds) / 1e9, coast: coast, coastSeconds: coastSeconds, spring: spring)
+        let seconds = Double(time - startNanoseconds) / 1e9
+        if let coast, seconds < coastSeconds { return (coast.position(after: seconds), coast.velocity(after: seconds)) }
+        return Motion.movingState(seconds: seconds, coast: coast, coastSeconds: coastSeconds, spring: spring)
     }
 }
