@@ -18,12 +18,7 @@ struct HandOver: Sendable {
     /// The whole motion, when the spring starts at or before the release (the plan alone then
     /// does not answer up to the release). Boxed: the hand-over is read in place at every step,
     /// and a motion's arrays inline would make every read of it a copy with retains.
-    let whole: Whole?
-    /// A computed ``Motion``, shared.
-    final class Whole: Sendable {
-        let motion: Motion
-        init(_ motion: Motion) { self.motion = motion }
-    }
+    let whole: SharedMotion?
     /// The whole motion, when it was worked out at the start.
     var motion: Motion? { whole?.motion }
     /// The step the cursor is on (1 for the first).
@@ -42,7 +37,7 @@ struct HandOver: Sendable {
         // to the release need nothing more (a slow turn's hand-over has no coast, and its frames
         // would otherwise work the whole motion out again each time).
         let springStart = plan.springStartNanoseconds
-        whole = springStart > release ? nil : Whole(Motion(plan))
+        whole = springStart > release ? nil : SharedMotion(Motion(plan))
         planAnswersBefore = springStart > release ? springStart : .min
         cursorBefore = plan.startNanoseconds
         cursorTime = plan.coastStep(1, after: plan.startNanoseconds)
@@ -52,6 +47,9 @@ struct HandOver: Sendable {
 
     /// The whole motion.
     var completed: Motion { whole?.motion ?? Motion(plan) }
+
+    /// The whole motion, shared (the one worked out at the start, if it was).
+    var sharedCompleted: SharedMotion { whole ?? SharedMotion(Motion(plan)) }
 
     /// Whether the plan's coast steps answer every step up to `time`.
     func planAnswers(through time: Nanoseconds) -> Bool { time < planAnswersBefore }

@@ -27,7 +27,9 @@ public struct KnobEngine: Sendable {
     /// The hand's position in detents while a gesture is under way.
     public private(set) var handPosition: Double
     /// The motion after a release, until it rests.
-    public private(set) var motion: Motion?
+    public var motion: Motion? { moving?.motion }
+    /// The motion, held by reference.
+    var moving: SharedMotion?
     /// Whether a hand gesture is under way.
     public private(set) var gestureActive = false
 
@@ -68,7 +70,7 @@ public struct KnobEngine: Sendable {
 
     /// Puts the knob on `detent` at rest (a client `set`): stops any motion.
     public mutating func set(detent: Int) {
-        motion = nil
+        moving = nil
         restPendingSince = nil
         bounceQuietAt = nil
         handOver = nil
@@ -93,7 +95,7 @@ public struct KnobEngine: Sendable {
         defer { refreshDeadline() }
         bring(to: time, into: &events)
         restPendingSince = nil
-        if let motion {
+        if let motion = moving?.motion {
             // Input during a coast: against it the knob stops at once; with it the hand takes over
             // from the current position and keeps the current velocity. During the spring the
             // detent is already decided and the spring only seats the knob on it, so the hand
@@ -109,7 +111,7 @@ public struct KnobEngine: Sendable {
                 handPosition = Double(motion.target)
             }
             reportedDetent = state.reportedDetent
-            self.motion = nil
+            moving = nil
         }
         // Input within 200 ms of the last continues the gesture, even across a silence release
         // (a slow turn is one gesture); a longer gap starts a new one.
@@ -206,7 +208,7 @@ public struct KnobEngine: Sendable {
             let release = lastInput + parameters.releaseSilenceNanoseconds
             return min(release, handOverNextStep ?? release)
         }
-        if let motion { return motion.nextDeadline(after: now) }
+        if let moving { return moving.motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
         return nil
     }
@@ -250,7 +252,8 @@ public struct KnobEngine: Sendable {
             let release = lastInput + parameters.releaseSilenceNanoseconds
             self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver, into: &events)
         }
-        if let motion {
+        if let moving {
+            let motion = moving.motion
             motion.forEachStep(after: max(now, motion.startNanoseconds - 1), through: time) { time, detent in
                 reportedDetent = detent
                 events.append(.detent(detent, timeNanoseconds: time))
@@ -258,7 +261,7 @@ public struct KnobEngine: Sendable {
             if time >= motion.settleNanoseconds {
                 reportedDetent = motion.target
                 handPosition = Double(motion.target)
-                self.motion = nil
+                self.moving = nil
                 restPendingSince = motion.settleNanoseconds
             }
         }
@@ -286,9 +289,9 @@ public struct KnobEngine: Sendable {
         carriedVelocity = 0
         self.handOver = nil
         handOverNextStep = nil
-        motion = handOver?.completed ?? Motion(
+        moving = handOver?.sharedCompleted ?? SharedMotion(Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
-            bounds: bounds, parameters: parameters)
+            bounds: bounds, parameters: parameters))
         events.append(.released(velocity: velocity, timeNanoseconds: time))
         now = max(now, time)
         bring(to: time, into: &events)
@@ -303,7 +306,7 @@ public struct KnobEngine: Sendable {
 
     /// Position and velocity at `time` for continuous frames (nil at rest).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
-        if let motion {
+        if let motion = moving?.motion {
             let state = motion.state(at: time)  // a motion's positions are already what shows
             return (state.position, state.velocity)
         }
