@@ -100,10 +100,14 @@ public struct KnobGroup: Sendable {
     /// ``advance(to:)``, its events appended to `out`: each knob's in its own order, and across
     /// knobs in time order (a stable sort, only when more than one knob spoke).
     public mutating func advance(to time: Nanoseconds, into out: inout [Event]) {
+        // Nothing happens to a knob before its deadline (every step, release, settle and rest is
+        // one), so a knob whose deadline is later, or that rests, is not visited: the next visit
+        // finds everything it would have.
+        guard let due = nextDeadline, due <= time else { return }
         var events = engineEvents.take()
         var owners = self.owners.take()
         var speakers = 0
-        for index in members.indices where deadline(of: index) != nil {
+        for index in members.indices where deadline(of: index).map({ $0 <= time }) ?? false {
             let before = events.count
             members[index].engine.advance(to: time, into: &events)
             if events.count > before { speakers += 1 }
