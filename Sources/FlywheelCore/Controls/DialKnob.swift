@@ -94,6 +94,7 @@ public struct DialKnob: Sendable {
 
     /// ``advance(to:)``, each step appended to `out` as `make` makes it.
     public mutating func advance<Output>(to time: Nanoseconds, into out: inout [Output], _ make: (Step) -> Output) {
+        guard let due = knobs.nextDeadline, due <= time else { return }  // nothing due (``KnobGroup/advance(to:into:)``)
         var events = groupEvents.take()
         knobs.advance(to: time, into: &events)
         appendSteps(events, into: &out, make)
