@@ -164,7 +164,8 @@ public struct KnobEngine: Sendable {
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
     mutating func followHand(at time: Nanoseconds, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
-        let landing = bounds.clamp(Int((shown > Double(reportedDetent) ? shown - 0.6 : shown + 0.6).rounded(shown > Double(reportedDetent) ? .up : .down)))
+        // (The two roundings written out: a rounding rule chosen at run time is a generic call.)
+        let landing = bounds.clamp(Int(shown > Double(reportedDetent) ? (shown - 0.6).rounded(.up) : (shown + 0.6).rounded(.down)))
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing
             events.append(.detent(reportedDetent, timeNanoseconds: time))

@@ -15,7 +15,7 @@ struct OutgoingLine {
 
     /// Lays `message` out for the duration of `body`.
     static func with<Result>(_ message: ServerMessage, _ body: (inout OutgoingLine) -> Result) -> Result {
-        message.wire.withUnsafeBytes { wire in
+        message.withWire { wire in
             withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
                 withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
                     var line = OutgoingLine(wire: wire, seqIndex: message.seqIndex, pieces: pieces.baseAddress!, digits: digits)
