@@ -25,6 +25,8 @@ final class ClientConnection {
     var offset = 0
     var discreteQueued = 0
     var seq: UInt64 = 0
+    /// The last seq written at once, in decimal (``SeqDigits``); unchecked as ``queue`` is.
+    @exclusivity(unchecked) var seqDigits = SeqDigits()
     var subscription = Subscription() {
         didSet { classMask = subscription.classMask }
     }
@@ -99,10 +101,11 @@ final class ClientConnection {
     }
 
     /// ``sendNow(_:)`` through `line`, the message's pieces laid out once for every client.
+    @inline(__always)
     func sendNow(_ message: ServerMessage, as line: inout OutgoingLine) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
         let next = seq + 1
-        let written = line.send(seq: next, to: fd)
+        let written = line.send(digits: seqDigits.digits(of: next), to: fd)
         guard written > 0 else { return .notSent }
         seq = next
         if written == line.count { return .sent }

@@ -10,7 +10,7 @@ struct OutgoingLine {
     private let digits: UnsafeMutableRawBufferPointer
     /// The message's bytes without the digits.
     private let fixedCount: Int
-    /// The whole line's bytes, with the digits of the last ``send(seq:to:)``.
+    /// The whole line's bytes, with the digits of the last send.
     private(set) var count = 0
 
     /// Lays `message` out for the duration of `body`.
@@ -41,8 +41,14 @@ struct OutgoingLine {
     /// (the socket is full, or the client is gone: the caller queues it and the flush finds out).
     mutating func send(seq: UInt64, to fd: Int32) -> Int {
         let digitCount = JSONValue.writeDecimal(seq, into: digits)
-        pieces[1] = iovec(iov_base: digits.baseAddress! + (digits.count - digitCount), iov_len: digitCount)
-        count = fixedCount + digitCount
+        return send(digits: UnsafeRawBufferPointer(rebasing: digits[(digits.count - digitCount)...]), to: fd)
+    }
+
+    /// ``send(seq:to:)`` with the seq's digits already written (``SeqDigits``; they need only
+    /// last through the call).
+    mutating func send(digits seqDigits: UnsafeRawBufferPointer, to fd: Int32) -> Int {
+        pieces[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: seqDigits.baseAddress!), iov_len: seqDigits.count)
+        count = fixedCount + seqDigits.count
         let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL)) }
         guard case .processed(let written)? = result else { return 0 }
         return written
