@@ -62,9 +62,10 @@ final class ClientConnection {
     init(fd: Int32) { self.fd = fd }
 
     /// Whether this client wants `message` (the protocol's delivery rules: ``Subscription``).
-    func wants(_ message: ServerMessage) -> Bool {
-        classMask & message.messageClass.bit != 0
-    }
+    func wants(_ message: ServerMessage) -> Bool { wants(message.messageClass) }
+
+    /// Whether this client wants messages of `messageClass`.
+    func wants(_ messageClass: MessageClass) -> Bool { classMask & messageClass.bit != 0 }
 
     /// Queues a message; false when the discrete queue is full (the client stopped reading).
     /// A message with a coalescing key (a frame, a state change a command broadcast) replaces an
@@ -103,12 +104,20 @@ final class ClientConnection {
     /// ``sendNow(_:)`` through `line`, the message's pieces laid out once for every client.
     @inline(__always)
     func sendNow(_ message: ServerMessage, as line: inout OutgoingLine) -> SendNowResult {
+        sendNow(as: &line) { message }
+    }
+
+    /// ``sendNow(_:as:)`` with the message asked for only when part of it has to wait (the
+    /// broadcast then reads it where it lies rather than holding a copy for every line).
+    @inline(__always)
+    func sendNow(as line: inout OutgoingLine, message: () -> ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
         let next = seq + 1
         let written = line.send(digits: seqDigits.digits(of: next), to: fd)
         guard written > 0 else { return .notSent }
         seq = next
         if written == line.count { return .sent }
+        let message = message()
         let counted = !message.isFrame
         if counted { discreteQueued += 1 }
         queue.append(Pending(message: message, seq: next, counted: counted))

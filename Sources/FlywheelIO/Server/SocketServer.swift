@@ -208,15 +208,18 @@ public final class SocketServer {
 
     /// Sends each message to every client that wants it.
     public func broadcast(_ messages: [ServerMessage]) {
-        for message in messages {
+        for index in messages.indices {
             let everyone = clientList  // as it is now: a client dropped on the way is skipped
+            let messageClass = messages[index].messageClass
             // Laid out once for every client: each delivered line costs its digits and one call.
-            OutgoingLine.with(message) { line in
-                for index in everyone.indices {
+            // The message is read from `messages` where it lies, and only when a client must keep
+            // it: a copy held for the loop would retain and release its bytes.
+            OutgoingLine.with(messages[index]) { line in
+                for slot in everyone.indices {
                     // `everyone` holds each client for the loop: lent to the send unretained, no
                     // retain and release per line.
-                    Unmanaged.passUnretained(everyone[index])._withUnsafeGuaranteedRef { client in
-                        if client.wants(message) { send(message, as: &line, to: client) }
+                    Unmanaged.passUnretained(everyone[slot])._withUnsafeGuaranteedRef { client in
+                        if client.wants(messageClass) { send(as: &line, to: client) { messages[index] } }
                     }
                 }
             }
@@ -224,19 +227,20 @@ public final class SocketServer {
     }
 
     func send(_ message: ServerMessage, to client: ClientConnection) {
-        OutgoingLine.with(message) { send(message, as: &$0, to: client) }
+        OutgoingLine.with(message) { send(as: &$0, to: client) { message } }
     }
 
-    /// Sends `message` (laid out as `line`) to `client`: at once when nothing waits before it,
-    /// else queued behind what does.
-    func send(_ message: ServerMessage, as line: inout OutgoingLine, to client: ClientConnection) {
+    /// Sends the message laid out as `line` to `client`: at once when nothing waits before it,
+    /// else queued behind what does (`message` is asked for then).
+    @inline(__always)
+    func send(as line: inout OutgoingLine, to client: ClientConnection, message: () -> ServerMessage) {
         guard !client.dropped, !client.closeAfterFlush else { return }
         // Nothing waiting before it: written at once, nothing queued (the usual case).
-        switch client.sendNow(message, as: &line) {
+        switch client.sendNow(as: &line, message: message) {
         case .sent: return
         case .partlySent: break
         case .notSent:
-            if !client.enqueue(message, limit: queueLimit) { overflow(client) }
+            if !client.enqueue(message(), limit: queueLimit) { overflow(client) }
         }
         flush(client)
     }
