@@ -13,8 +13,6 @@ struct HandOver: Sendable {
     /// The plan's spring start, or `.min` when ``whole`` answers instead: before it, the plan's
     /// coast steps are every step there is.
     let planAnswersBefore: Nanoseconds
-    /// The release it was planned for: the steps a knob asks for are at or before it.
-    let release: Nanoseconds
     /// The whole motion, when the spring starts at or before the release (the plan alone then
     /// does not answer up to the release). Boxed: the hand-over is read in place at every step,
     /// and a motion's arrays inline would make every read of it a copy with retains.
@@ -31,7 +29,6 @@ struct HandOver: Sendable {
     /// The hand-over planned by `plan`, released (unless the hand moves first) at `release`.
     init(_ plan: MotionPlan, release: Nanoseconds) {
         self.plan = plan
-        self.release = release
         // Every step the spring decides comes at or after its start: with the spring starting
         // after the release, the coast alone decides every step up to the release, and frames up
         // to the release need nothing more (a slow turn's hand-over has no coast, and its frames
@@ -91,11 +88,13 @@ struct HandOver: Sendable {
 
     /// ``forEachStep(after:through:_:)`` for steps asked in order, as the knob reports them: from
     /// the cursor when it is there (moving it past `to`), each step worked out once. Returns the
-    /// next step, as ``firstStep(after:upTo:)`` after `to` up to the release.
-    mutating func reportSteps(after from: Nanoseconds, through to: Nanoseconds, _ body: (Nanoseconds, Int) -> Void) -> Nanoseconds? {
+    /// next step, as ``firstStep(after:upTo:)`` after what is now reported, up to `release`.
+    mutating func reportSteps(
+        after from: Nanoseconds, through to: Nanoseconds, release: Nanoseconds, _ body: (Nanoseconds, Int) -> Void
+    ) -> Nanoseconds? {
         guard planAnswers(through: to), cursorAnswers(after: from) else {
             forEachStep(after: from, through: to, body)
-            return firstStep(after: to, upTo: release)
+            return firstStep(after: max(from, to), upTo: release)
         }
         while let time = cursorTime, time <= to {
             if time > from { body(time, plan.detent(ofStep: cursorStep)) }
@@ -103,7 +102,9 @@ struct HandOver: Sendable {
             cursorBefore = time
             cursorTime = plan.coastStep(cursorStep, after: time)
         }
-        // Every step before the cursor is now at or before `to`, and the cursor's after it.
+        // Every step before the cursor is now at or before `max(from, to)`, and the cursor's after
+        // it; the plan answers up to a release before the spring's start.
+        guard planAnswers(through: release) else { return firstStep(after: max(from, to), upTo: release) }
         return cursorTime.flatMap { $0 <= release ? $0 : nil }
     }
 

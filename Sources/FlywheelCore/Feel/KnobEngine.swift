@@ -19,9 +19,9 @@ public struct KnobEngine: Sendable {
     }
 
     /// The feel.
-    public var parameters: FeelParameters { didSet { refreshDeadline() } }
+    public var parameters: FeelParameters { didSet { refreshHandOverNextStep(); refreshDeadline() } }
     /// The range.
-    public var bounds: Bounds { didSet { refreshDeadline() } }
+    public var bounds: Bounds { didSet { refreshHandOverNextStep(); refreshDeadline() } }
     /// The detent reported now.
     public private(set) var reportedDetent: Int
     /// The hand's position in detents while a gesture is under way.
@@ -142,6 +142,13 @@ public struct KnobEngine: Sendable {
         planHandOver()
     }
 
+    /// The hand-over's next step after what is reported, up to the release as the parameters now
+    /// have it (they may have changed since it was planned).
+    mutating func refreshHandOverNextStep() {
+        guard handOver != nil, let lastInput else { return }
+        handOverNextStep = handOver!.firstStep(after: handOverReportedThrough, upTo: lastInput + parameters.releaseSilenceNanoseconds)
+    }
+
     /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
     /// pending) when its release would fling; a hand too slow to fling just stops, as it is.
     mutating func planHandOver() {
@@ -204,7 +211,11 @@ public struct KnobEngine: Sendable {
 
     /// ``nextDeadline`` worked out from the state.
     var computedDeadline: Nanoseconds? {
-        if let bounceQuietAt { return bounceQuietAt }
+        if let bounceQuietAt {
+            // A silence that releases the hand before the contacts are quiet comes first.
+            if gestureActive && !touching, let lastInput { return min(bounceQuietAt, lastInput + parameters.releaseSilenceNanoseconds) }
+            return bounceQuietAt
+        }
         if gestureActive && !touching, let lastInput {
             let release = lastInput + parameters.releaseSilenceNanoseconds
             return min(release, handOverNextStep ?? release)
@@ -239,7 +250,7 @@ public struct KnobEngine: Sendable {
             // The hand-over's detent steps, each at its own time, up to the release.
             let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
             var reported = reportedDetent
-            handOverNextStep = handOver!.reportSteps(after: handOverReportedThrough, through: through) { time, detent in
+            handOverNextStep = handOver!.reportSteps(after: handOverReportedThrough, through: through, release: lastInput + parameters.releaseSilenceNanoseconds) { time, detent in
                 reported = detent
                 events.append(.detent(detent, timeNanoseconds: time))
             }

@@ -223,7 +223,7 @@ public struct SpringMotion: Sendable, Hashable {
             }
             return envelope(t) > tolerance
         }
-        if !above(start) { return start }
+        if envelope(start) <= tolerance { return start }  // (a NaN envelope goes on, as it always has)
         var high = max(start, 1e-3)
         while above(high) { high *= 2; if high > 1e6 { return high } }
         var low = start

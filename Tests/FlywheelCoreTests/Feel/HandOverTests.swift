@@ -73,7 +73,7 @@ struct HandOverTests {
             for mark in marks {
                 let first = whole.stepNanoseconds.first(where: { $0 > reportedThrough }).flatMap { $0 <= release ? $0 : nil }
                 #expect(handOver.firstStep(after: reportedThrough, upTo: release) == first)
-                let next = handOver.reportSteps(after: reportedThrough, through: mark) { reported.append(($0, $1)) }
+                let next = handOver.reportSteps(after: reportedThrough, through: mark, release: release) { reported.append(($0, $1)) }
                 #expect(next == whole.stepNanoseconds.first(where: { $0 > mark }).flatMap { $0 <= release ? $0 : nil })
                 reportedThrough = mark
             }

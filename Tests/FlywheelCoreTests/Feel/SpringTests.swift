@@ -53,6 +53,23 @@ struct SpringTests {
         #expect(decidedEvaluations * 2 < plainEvaluations, "\(decidedEvaluations) evaluations against \(plainEvaluations)")
     }
 
+    @Test("a NaN velocity settles where the plain search says (it goes on searching, as it always has)")
+    func nanVelocity() {
+        let spring = SpringMotion(from: 1, velocity: .nan, to: 0, parameters: .standard)
+        guard case .under(let a, let w, let b) = spring.regime else {
+            Issue.record("the standard spring is under-damped")
+            return
+        }
+        let amplitude = (spring.displacement * spring.displacement + b * b).squareRoot()
+        let q = a * b + w * spring.displacement
+        let speed = (spring.velocity * spring.velocity + q * q).squareRoot()
+        let plain = max(
+            SpringMotion.solve({ amplitude * Elementary.exp(-a * $0) }, tolerance: SpringMotion.positionTolerance, decreasingFrom: 0),
+            SpringMotion.solve({ speed * Elementary.exp(-a * $0) }, tolerance: SpringMotion.velocityTolerance, decreasingFrom: 0))
+        #expect(spring.settleSeconds.bitPattern == plain.bitPattern)
+        #expect(spring.settleSeconds > 0)
+    }
+
     @Test("no finite crossing (nothing to settle, an infinite or NaN amplitude): the envelope decides")
     func noCrossing() {
         #expect(SpringMotion.crossing(amplitude: 0, rate: 3, tolerance: 1e-3) == nil)
