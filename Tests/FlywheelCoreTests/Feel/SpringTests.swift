@@ -23,6 +23,14 @@ struct SpringTests {
         }
     }
 
+    /// An under-damped spring's decay rate and the amplitudes of its position and velocity
+    /// envelopes, as ``SpringMotion/settleSeconds`` has them.
+    static func envelopes(_ spring: SpringMotion) -> (rate: Double, amplitude: Double, speed: Double)? {
+        guard case .under(let a, let w, let b) = spring.regime else { return nil }
+        let q = a * b + w * spring.displacement
+        return (a, (spring.displacement * spring.displacement + b * b).squareRoot(), (spring.velocity * spring.velocity + q * q).squareRoot())
+    }
+
     @Test("with the crossing known, the search gives the plain bisection's bits with far fewer exps")
     func crossingKeepsTheBits() {
         var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
@@ -32,13 +40,10 @@ struct SpringTests {
                 responseSeconds: 0.05 + 1.95 * generator.unit(), damping: 0.1 + 0.89 * generator.unit())
             let spring = SpringMotion(
                 from: generator.signedMagnitude(-7, 4), velocity: generator.signedMagnitude(-7, 5), to: 0, parameters: parameters)
-            guard case .under(let a, let w, let b) = spring.regime else {
+            guard let (a, amplitude, speed) = Self.envelopes(spring) else {
                 Issue.record("damping \(parameters.damping) is under-damped")
                 continue
             }
-            let amplitude = (spring.displacement * spring.displacement + b * b).squareRoot()
-            let q = a * b + w * spring.displacement
-            let speed = (spring.velocity * spring.velocity + q * q).squareRoot()
             for (scale, tolerance) in [(amplitude, SpringMotion.positionTolerance), (speed, SpringMotion.velocityTolerance)] {
                 let plain = SpringMotion.solve(
                     { plainEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0)
@@ -56,13 +61,10 @@ struct SpringTests {
     @Test("a NaN velocity settles where the plain search says (it goes on searching, as it always has)")
     func nanVelocity() {
         let spring = SpringMotion(from: 1, velocity: .nan, to: 0, parameters: .standard)
-        guard case .under(let a, let w, let b) = spring.regime else {
+        guard let (a, amplitude, speed) = Self.envelopes(spring) else {
             Issue.record("the standard spring is under-damped")
             return
         }
-        let amplitude = (spring.displacement * spring.displacement + b * b).squareRoot()
-        let q = a * b + w * spring.displacement
-        let speed = (spring.velocity * spring.velocity + q * q).squareRoot()
         let plain = max(
             SpringMotion.solve({ amplitude * Elementary.exp(-a * $0) }, tolerance: SpringMotion.positionTolerance, decreasingFrom: 0),
             SpringMotion.solve({ speed * Elementary.exp(-a * $0) }, tolerance: SpringMotion.velocityTolerance, decreasingFrom: 0))
