@@ -43,7 +43,7 @@ struct HandOver: Sendable {
     var startNanoseconds: Nanoseconds { plan.startNanoseconds }
 
     /// The whole motion.
-    var completed: Motion { whole?.motion ?? Motion(plan) }
+    var completed: Motion { motion ?? Motion(plan) }
 
     /// The whole motion, shared (the one worked out at the start, if it was).
     var sharedCompleted: SharedMotion { whole ?? SharedMotion(Motion(plan)) }

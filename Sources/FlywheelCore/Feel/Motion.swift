@@ -121,11 +121,15 @@ public struct Motion: Sendable, Hashable {
     }
 
     /// Position and velocity `seconds` after the start of a motion that has not settled.
-    static func movingState(seconds: Double, coast: Coast?, coastSeconds: Double, spring: SpringMotion) -> (position: Double, velocity: Double) {
+    /// (`spring` is asked for only past the coast: a plan works it out when asked.)
+    static func movingState(
+        seconds: Double, coast: Coast?, coastSeconds: Double, spring: @autoclosure () -> SpringMotion
+    ) -> (position: Double, velocity: Double) {
         if let coast, seconds < coastSeconds {
             return (coast.position(after: seconds), coast.velocity(after: seconds))
         }
         let t = seconds - coastSeconds
+        let spring = spring()
         return (spring.position(after: t), spring.velocity(after: t))
     }
 

@@ -118,8 +118,6 @@ struct MotionPlan: Sendable, Hashable {
 
     /// Position and velocity at `time`, when it is before the spring's start (so before the settle).
     func movingState(at time: Nanoseconds) -> (position: Double, velocity: Double) {
-        let seconds = Double(time - startNanoseconds) / 1e9
-        if let coast, seconds < coastSeconds { return (coast.position(after: seconds), coast.velocity(after: seconds)) }
-        return Motion.movingState(seconds: seconds, coast: coast, coastSeconds: coastSeconds, spring: spring)
+        Motion.movingState(seconds: Double(time - startNanoseconds) / 1e9, coast: coast, coastSeconds: coastSeconds, spring: spring)
     }
 }

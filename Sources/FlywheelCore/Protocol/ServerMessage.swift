@@ -41,12 +41,6 @@ public struct ServerMessage: Sendable, Hashable {
         self.coalescingKey = coalescingKey
     }
 
-    /// Calls `body` with ``wire``'s bytes, lent where they lie (no copy of the array).
-    @inlinable
-    public func withWire<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try wire.withUnsafeBytes(body)
-    }
-
     /// `{"class":"…"` — the bytes before the seq.
     public var prefix: [UInt8] { Array(wire[..<(seqIndex - Self.seqLabel.count)]) }
     /// `,…,"time":…}\n` — the bytes after the seq.

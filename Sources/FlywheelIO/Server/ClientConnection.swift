@@ -61,10 +61,8 @@ final class ClientConnection {
 
     init(fd: Int32) { self.fd = fd }
 
-    /// Whether this client wants `message` (the protocol's delivery rules: ``Subscription``).
-    func wants(_ message: ServerMessage) -> Bool { wants(message.messageClass) }
-
-    /// Whether this client wants messages of `messageClass`.
+    /// Whether this client wants messages of `messageClass` (the protocol's delivery rules:
+    /// ``Subscription``).
     func wants(_ messageClass: MessageClass) -> Bool { classMask & messageClass.bit != 0 }
 
     /// Queues a message; false when the discrete queue is full (the client stopped reading).
@@ -93,22 +91,11 @@ final class ClientConnection {
 
     enum SendNowResult { case sent, partlySent, notSent }
 
-    /// Writes `message` at once when nothing waits before it: one `sendmsg`, nothing queued or
-    /// copied. Partly written, the rest is queued as a message half written (`partlySent`); not
-    /// written at all (a backlog, a full socket, an error), nothing changed (`notSent`): the
-    /// caller queues it as usual.
-    func sendNow(_ message: ServerMessage) -> SendNowResult {
-        OutgoingLine.with(message) { sendNow(message, as: &$0) }
-    }
-
-    /// ``sendNow(_:)`` through `line`, the message's pieces laid out once for every client.
-    @inline(__always)
-    func sendNow(_ message: ServerMessage, as line: inout OutgoingLine) -> SendNowResult {
-        sendNow(as: &line) { message }
-    }
-
-    /// ``sendNow(_:as:)`` with the message asked for only when part of it has to wait (the
-    /// broadcast then reads it where it lies rather than holding a copy for every line).
+    /// Writes the message laid out as `line` at once when nothing waits before it: one `sendmsg`,
+    /// nothing queued or copied. Partly written, the rest is queued as a message half written
+    /// (`partlySent`), and only then is `message` asked for (the broadcast reads it where it lies
+    /// rather than holding a copy for every line); not written at all (a backlog, a full socket,
+    /// an error), nothing changed (`notSent`): the caller queues it as usual.
     @inline(__always)
     func sendNow(as line: inout OutgoingLine, message: () -> ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }

@@ -7,7 +7,6 @@ import Glibc
 struct OutgoingLine {
     private var header: msghdr
     private let pieces: UnsafeMutablePointer<iovec>
-    private let digits: UnsafeMutableRawBufferPointer
     /// The message's bytes without the digits.
     private let fixedCount: Int
     /// The whole line's bytes, with the digits of the last send.
@@ -15,37 +14,28 @@ struct OutgoingLine {
 
     /// Lays `message` out for the duration of `body`.
     static func with<Result>(_ message: ServerMessage, _ body: (inout OutgoingLine) -> Result) -> Result {
-        message.withWire { wire in
+        message.wire.withUnsafeBytes { wire in
             withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
-                withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
-                    var line = OutgoingLine(wire: wire, seqIndex: message.seqIndex, pieces: pieces.baseAddress!, digits: digits)
-                    return body(&line)
-                }
+                var line = OutgoingLine(wire: wire, seqIndex: message.seqIndex, pieces: pieces.baseAddress!)
+                return body(&line)
             }
         }
     }
 
-    private init(wire: UnsafeRawBufferPointer, seqIndex: Int, pieces: UnsafeMutablePointer<iovec>, digits: UnsafeMutableRawBufferPointer) {
+    private init(wire: UnsafeRawBufferPointer, seqIndex: Int, pieces: UnsafeMutablePointer<iovec>) {
         let base = UnsafeMutableRawPointer(mutating: wire.baseAddress!)
         pieces[0] = iovec(iov_base: base, iov_len: seqIndex)
         pieces[2] = iovec(iov_base: base + seqIndex, iov_len: wire.count - seqIndex)
         self.pieces = pieces
-        self.digits = digits
         fixedCount = wire.count
         header = msghdr()
         header.msg_iov = pieces
         header.msg_iovlen = 3
     }
 
-    /// One `sendmsg` of the whole line with `seq` to `fd`: the bytes written, or 0 when none were
-    /// (the socket is full, or the client is gone: the caller queues it and the flush finds out).
-    mutating func send(seq: UInt64, to fd: Int32) -> Int {
-        let digitCount = JSONValue.writeDecimal(seq, into: digits)
-        return send(digits: UnsafeRawBufferPointer(rebasing: digits[(digits.count - digitCount)...]), to: fd)
-    }
-
-    /// ``send(seq:to:)`` with the seq's digits already written (``SeqDigits``; they need only
-    /// last through the call).
+    /// One `sendmsg` of the whole line with the seq's `digits` (``SeqDigits``; they need only last
+    /// through the call) to `fd`: the bytes written, or 0 when none were (the socket is full, or
+    /// the client is gone: the caller queues it and the flush finds out).
     mutating func send(digits seqDigits: UnsafeRawBufferPointer, to fd: Int32) -> Int {
         pieces[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: seqDigits.baseAddress!), iov_len: seqDigits.count)
         count = fixedCount + seqDigits.count

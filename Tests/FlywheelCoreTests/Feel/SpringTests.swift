@@ -1,26 +1,15 @@
 import Testing
 @testable import FlywheelCore
+import FlywheelSimulator
 
 /// The settle search decides most of its steps from the envelope's crossing, worked out once;
 /// it must land on exactly the bits the plain bisection lands on, or every golden replay moves.
 @Suite("The spring's settle search")
 struct SpringTests {
-    /// A seeded xorshift, so a failing case replays.
-    struct Generator {
-        var state: UInt64
-        mutating func unit() -> Double {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        /// ± 10^[low, high], log-uniform.
-        mutating func signedMagnitude(_ low: Double, _ high: Double) -> Double {
-            let exponent = low + (high - low) * unit()
-            // 10^exponent from the core's own exp, so the test needs no libm.
-            let value = Elementary.exp(exponent * 2.302585092994046)
-            return unit() < 0.5 ? -value : value
-        }
+    /// ± 10^[low, high], log-uniform (10^x from the core's own exp, so the test needs no libm).
+    static func signedMagnitude(_ low: Double, _ high: Double, _ generator: inout SplitMix64) -> Double {
+        let value = Elementary.exp(generator.uniform(low...high) * 2.302585092994046)
+        return generator.unitDouble() < 0.5 ? -value : value
     }
 
     /// An under-damped spring's decay rate and the amplitudes of its position and velocity
@@ -33,13 +22,14 @@ struct SpringTests {
 
     @Test("with the crossing known, the search gives the plain bisection's bits with far fewer exps")
     func crossingKeepsTheBits() {
-        var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
+        var generator = SplitMix64(seed: 17)
         var plainEvaluations = 0, decidedEvaluations = 0
         for _ in 0..<4_000 {
             let parameters = SpringParameters(
-                responseSeconds: 0.05 + 1.95 * generator.unit(), damping: 0.1 + 0.89 * generator.unit())
+                responseSeconds: generator.uniform(0.05...2), damping: generator.uniform(0.1...0.99))
             let spring = SpringMotion(
-                from: generator.signedMagnitude(-7, 4), velocity: generator.signedMagnitude(-7, 5), to: 0, parameters: parameters)
+                from: Self.signedMagnitude(-7, 4, &generator), velocity: Self.signedMagnitude(-7, 5, &generator), to: 0,
+                parameters: parameters)
             guard let (a, amplitude, speed) = Self.envelopes(spring) else {
                 Issue.record("damping \(parameters.damping) is under-damped")
                 continue
