@@ -28,9 +28,9 @@ public final class Daemon {
     var nextWatchdog: Nanoseconds?
     /// systemd passed the listening socket (socket activation): the configured path is not made.
     let socketPassed: Bool
-    /// The pipeline's messages of one turn, on their way to the clients (the buffer is kept from
-    /// turn to turn: a turn allocates no array of messages).
-    @exclusivity(unchecked) var outbox: [ServerMessage] = []
+    /// The pipeline's messages of one turn, on their way to the clients (kept from turn to turn:
+    /// a turn allocates nothing for its messages).
+    let outbox = Outbox()
 
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {
@@ -81,7 +81,6 @@ public final class Daemon {
 
         let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
-        outbox.reserveCapacity(16)  // made now: the first turn does not grow it
         let configuration = self.configuration
         timelineDevice = timeline.map { $0.device(path: options.simulate ?? options.replay ?? "", configuration: configuration) }
 
@@ -138,7 +137,7 @@ public final class Daemon {
     func wire() throws(ToolError) {
         if let manager {
             manager.onInput = { [unowned self] device, inputs in
-                self.pipeline.input(inputs, from: device, into: &self.outbox)
+                self.pipeline.input(inputs, from: device, into: self.outbox)
                 self.deliver()
                 self.schedule()
             }
@@ -199,7 +198,7 @@ public final class Daemon {
             let period = Nanoseconds(60e9 / max(1, Double(pipeline.core.tempo.bpm)))
             nextBeat = beat + period * max(1, (now - beat) / period + 1)
         }
-        pipeline.advance(to: now, into: &outbox)
+        pipeline.advance(to: now, into: outbox)
         deliver()
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
             _ = SystemdNotify.send("WATCHDOG=1")
@@ -208,10 +207,10 @@ public final class Daemon {
         schedule()
     }
 
-    /// Broadcasts the outbox and empties it, keeping its buffer.
+    /// Broadcasts the outbox and empties it, keeping its room.
     func deliver() {
         server.broadcast(outbox)
-        outbox.clearForNextTurn()
+        outbox.removeAll()
     }
 
     func handleSignals() {

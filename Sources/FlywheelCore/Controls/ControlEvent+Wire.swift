@@ -9,18 +9,18 @@ extension ControlEvent {
             let seqIndex = out.count
             out.field(#","bpm":"#, bpm)
             out.field(#","value":"#, value)
-            out.field(#","phase":"#, name: phase.rawValue)
+            out.field(#","phase":"#, name: phase.wireName)
             return end(seqIndex, &out)
         case .volume(let volume, let phase, _):
             out.write(#"{"class":"volume","seq":"#)
             let seqIndex = out.count
             out.field(#","volume":"#, volume)
-            out.field(#","phase":"#, name: phase.rawValue)
+            out.field(#","phase":"#, name: phase.wireName)
             return end(seqIndex, &out)
         case .scrub(let phase, let position, let duration, let origin, _):
             out.write(#"{"class":"scrub","seq":"#)
             let seqIndex = out.count
-            out.field(#","phase":"#, name: phase.rawValue)
+            out.field(#","phase":"#, name: phase.wireName)
             out.field(#","position":"#, Self.round(position))
             out.field(#","duration":"#, duration)
             out.field(#","origin":"#, Self.round(origin))
@@ -28,12 +28,12 @@ extension ControlEvent {
         case .mode(let control, _):
             out.write(#"{"class":"mode","seq":"#)
             let seqIndex = out.count
-            out.field(#","mode":"#, name: control.rawValue)
+            out.field(#","mode":"#, name: control.wireName)
             return end(seqIndex, &out)
         case .hint(let control, let direction, let peak, let duration, _):
             out.write(#"{"class":"hint","seq":"#)
             let seqIndex = out.count
-            out.field(#","control":"#, name: control.rawValue)
+            out.field(#","control":"#, name: control.wireName)
             out.field(#","direction":"#, direction)
             out.field(#","peak":"#, Self.round(peak))
             out.field(#","duration":"#, Self.round(duration))
@@ -41,7 +41,7 @@ extension ControlEvent {
         case .frame(let control, let value, let offset, let velocity, _):
             out.write(#"{"class":"frame","seq":"#)
             let seqIndex = out.count
-            out.field(#","control":"#, name: control.rawValue)
+            out.field(#","control":"#, name: control.wireName)
             out.field(#","value":"#, Self.round(value))
             out.field(#","offset":"#, Self.round(offset))
             out.field(#","velocity":"#, Self.round(velocity))
@@ -71,9 +71,45 @@ extension ByteWriter {
         writeDouble(value)
     }
 
-    /// `key` and a quoted name that needs no escaping.
-    mutating func field(_ key: StaticString, name: String) {
+    /// `key` and a name, quoted (a ``DialPhase/wireName`` or the like).
+    mutating func field(_ key: StaticString, name quotedName: StaticString) {
         write(key)
-        writeQuotedName(name)
+        write(quotedName)
+    }
+}
+
+extension DialPhase {
+    /// ``rawValue`` quoted, as the bytes an event's encoding copies.
+    var wireName: StaticString {
+        switch self {
+        case .began: return #""began""#
+        case .moved: return #""moved""#
+        case .settled: return #""settled""#
+        case .set: return #""set""#
+        case .tap: return #""tap""#
+        }
+    }
+}
+
+extension Scrubber.Phase {
+    /// ``rawValue`` quoted, as the bytes an event's encoding copies.
+    var wireName: StaticString {
+        switch self {
+        case .began: return #""began""#
+        case .moved: return #""moved""#
+        case .committed: return #""committed""#
+        case .cancelled: return #""cancelled""#
+        }
+    }
+}
+
+extension Control {
+    /// ``rawValue`` quoted, as the bytes an event's encoding copies.
+    var wireName: StaticString {
+        switch self {
+        case .tempo: return #""tempo""#
+        case .scrub: return #""scrub""#
+        case .volume: return #""volume""#
+        }
     }
 }

@@ -64,9 +64,9 @@ public struct DialKnob: Sendable {
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
         into out: inout [Output], _ make: (Step) -> Output
     ) {
-        var events = groupEvents.take()
+        var (events, start) = groupEvents.take()
         knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
-        appendSteps(events, into: &out, make)
+        appendSteps(events, from: start, into: &out, make)
         groupEvents.giveBack(&events)
     }
 
@@ -79,9 +79,9 @@ public struct DialKnob: Sendable {
 
     /// ``lift(at:device:)``, each step appended to `out` as `make` makes it.
     public mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
-        var events = groupEvents.take()
+        var (events, start) = groupEvents.take()
         knobs.lift(device: device, at: time, into: &events)
-        appendSteps(events, into: &out, make)
+        appendSteps(events, from: start, into: &out, make)
         groupEvents.giveBack(&events)
     }
 
@@ -95,9 +95,9 @@ public struct DialKnob: Sendable {
     /// ``advance(to:)``, each step appended to `out` as `make` makes it.
     public mutating func advance<Output>(to time: Nanoseconds, into out: inout [Output], _ make: (Step) -> Output) {
         guard let due = knobs.nextDeadline, due <= time else { return }  // nothing due (``KnobGroup/advance(to:into:)``)
-        var events = groupEvents.take()
+        var (events, start) = groupEvents.take()
         knobs.advance(to: time, into: &events)
-        appendSteps(events, into: &out, make)
+        appendSteps(events, from: start, into: &out, make)
         groupEvents.giveBack(&events)
     }
 
@@ -120,12 +120,12 @@ public struct DialKnob: Sendable {
         return (value, frame.position, frame.velocity)
     }
 
-    /// The knobs' events as steps, appended to `out` as `make` makes them; a `began` carries the
+    /// The knobs' events from `start` on as steps, appended to `out` as `make` makes them; a `began` carries the
     /// value after the events it came with.
-    mutating func appendSteps<Output>(_ events: [KnobGroup.Event], into out: inout [Output], _ make: (Step) -> Output) {
+    mutating func appendSteps<Output>(_ events: [KnobGroup.Event], from start: Int, into out: inout [Output], _ make: (Step) -> Output) {
         var began: [(index: Int, timeNanoseconds: Nanoseconds)] = []
-        for event in events {
-            switch event {
+        for position in start..<events.count {
+            switch events[position] {
             case .began(let t):
                 began.append((out.count, t))
                 out.append(make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)))

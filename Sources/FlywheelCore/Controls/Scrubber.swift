@@ -2,7 +2,7 @@
 /// resolution scaled to the content's length, an arming delay and a rollback when not armed.
 public struct Scrubber: Sendable {
     /// Phase of a scrub gesture.
-    public enum Phase: String, Sendable, Hashable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
         case began, moved, committed, cancelled
     }
 

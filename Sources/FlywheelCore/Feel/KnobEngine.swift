@@ -152,11 +152,9 @@ public struct KnobEngine: Sendable {
     /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
     /// pending) when its release would fling; a hand too slow to fling just stops, as it is.
     mutating func planHandOver() {
-        handOver = nil
-        handOverNextStep = nil
-        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return }
+        guard gestureActive, !touching, bounceQuietAt == nil, let lastInput else { return forgetHandOver() }
         let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
-        guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return }
+        guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return forgetHandOver() }
         let release = lastInput + parameters.releaseSilenceNanoseconds
         let planned = HandOver(
             MotionPlan(
@@ -166,6 +164,12 @@ public struct KnobEngine: Sendable {
         handOverReportedThrough = lastInput - 1
         handOverNextStep = planned.firstStep(after: handOverReportedThrough, upTo: release)
         handOver = planned
+    }
+
+    /// No hand-over (destroyed only when there is one: the check is cheaper than the destroy).
+    mutating func forgetHandOver() {
+        if handOver != nil { handOver = nil }
+        handOverNextStep = nil
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.

@@ -65,9 +65,9 @@ public struct KnobGroup: Sendable {
         into out: inout [Event]
     ) {
         let index = member(device, base: base, acceleration: acceleration)
-        var events = engineEvents.take()
+        var (events, start) = engineEvents.take()
         members[index].engine.move(by: delta, at: time, touching: touching, into: &events)
-        for event in events { translate(event, of: index, into: &out) }
+        for position in start..<events.count { translate(events[position], of: index, into: &out) }
         engineEvents.giveBack(&events)
         refreshDeadline()
     }
@@ -83,9 +83,9 @@ public struct KnobGroup: Sendable {
     public mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
         advance(to: time, into: &out)
         guard let index = members.firstIndex(where: { $0.device == device }) else { return }
-        var events = engineEvents.take()
+        var (events, start) = engineEvents.take()
         members[index].engine.lift(at: time, into: &events)
-        for event in events { translate(event, of: index, into: &out) }
+        for position in start..<events.count { translate(events[position], of: index, into: &out) }
         engineEvents.giveBack(&events)
         refreshDeadline()
     }
@@ -104,8 +104,8 @@ public struct KnobGroup: Sendable {
         // one), so a knob whose deadline is later, or that rests, is not visited: the next visit
         // finds everything it would have.
         guard let due = nextDeadline, due <= time else { return }
-        var events = engineEvents.take()
-        var owners = self.owners.take()
+        var (events, start) = engineEvents.take()
+        var (owners, ownersStart) = self.owners.take()
         var speakers = 0
         for index in members.indices where deadline(of: index).map({ $0 <= time }) ?? false {
             let before = events.count
@@ -113,11 +113,13 @@ public struct KnobGroup: Sendable {
             if events.count > before { speakers += 1 }
             for _ in before..<events.count { owners.append(index) }
         }
+        // This turn's events are `start...` and their knobs `ownersStart...`, one for one.
+        let ownerOffset = ownersStart - start
         if speakers > 1 {
-            let order = events.indices.sorted { (Self.time(events[$0]), $0) < (Self.time(events[$1]), $1) }
-            for position in order { translate(events[position], of: owners[position], into: &out) }
+            let order = (start..<events.count).sorted { (Self.time(events[$0]), $0) < (Self.time(events[$1]), $1) }
+            for position in order { translate(events[position], of: owners[position + ownerOffset], into: &out) }
         } else {
-            for position in events.indices { translate(events[position], of: owners[position], into: &out) }
+            for position in start..<events.count { translate(events[position], of: owners[position + ownerOffset], into: &out) }
         }
         self.owners.giveBack(&owners)
         engineEvents.giveBack(&events)

@@ -16,7 +16,10 @@ public struct VelocityEstimator: Sendable, Hashable {
     /// Staleness limit (default 40 ms).
     public var stalenessNanoseconds: Nanoseconds
     /// Recent samples, oldest first (only the window's worth is kept).
-    public private(set) var samples: [Sample] = []
+    public var samples: [Sample] { Array(storage[start...]) }
+    /// The samples from `start` on; older ones before it wait to be dropped in one go.
+    private var storage: [Sample] = []
+    private var start = 0
 
     /// Creates an estimator.
     public init(windowNanoseconds: Nanoseconds = 100_000_000, stalenessNanoseconds: Nanoseconds = 40_000_000) {
@@ -24,24 +27,46 @@ public struct VelocityEstimator: Sendable, Hashable {
         self.stalenessNanoseconds = stalenessNanoseconds
     }
 
+    /// Samples left before `start` before they are dropped (moving the rest down once for many).
+    static let droppedAtOnce = 32
+
     /// Adds a sample (times must not go backwards).
     public mutating func add(_ position: Double, at time: Nanoseconds) {
-        samples.append(Sample(timeNanoseconds: time, position: position))
-        let cutoff = time - windowNanoseconds
-        if let first = samples.firstIndex(where: { $0.timeNanoseconds >= cutoff }), first > 0 {
-            samples.removeFirst(first)
+        if start >= Self.droppedAtOnce {
+            storage.removeFirst(start)
+            start = 0
         }
+        storage.append(Sample(timeNanoseconds: time, position: position))
+        let cutoff = time - windowNanoseconds
+        var first = start
+        while first < storage.count, storage[first].timeNanoseconds < cutoff { first += 1 }
+        if first < storage.count { start = first }  // none in the window (a negative one): all kept
     }
 
     /// Moves the newest sample to `position`, keeping its time: contact bounce right after a step
     /// changes where the step ended, not when it happened, and adds no sample of its own.
     public mutating func replaceNewest(with position: Double) {
-        guard !samples.isEmpty else { return }
-        samples[samples.count - 1].position = position
+        guard start < storage.count else { return }
+        storage[storage.count - 1].position = position
     }
 
     /// Forgets every sample (a new gesture).
-    public mutating func reset() { samples.removeAll(keepingCapacity: true) }
+    public mutating func reset() {
+        storage.removeAll(keepingCapacity: true)
+        start = 0
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.windowNanoseconds == b.windowNanoseconds && a.stalenessNanoseconds == b.stalenessNanoseconds
+            && a.storage[a.start...].elementsEqual(b.storage[b.start...])
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(windowNanoseconds)
+        hasher.combine(stalenessNanoseconds)
+        hasher.combine(storage.count - start)
+        for sample in storage[start...] { hasher.combine(sample) }
+    }
 
     /// The velocity at a release at `release`, in detents per second.
     ///
@@ -49,11 +74,13 @@ public struct VelocityEstimator: Sendable, Hashable {
     /// holds fewer than three samples (two points are too easily one detent's jitter); otherwise
     /// the least-squares slope of the window's samples.
     public func velocity(atRelease release: Nanoseconds) -> Double {
-        guard let newest = samples.last, release - newest.timeNanoseconds <= stalenessNanoseconds else { return 0 }
+        guard start < storage.count, case let newest = storage[storage.count - 1], release - newest.timeNanoseconds <= stalenessNanoseconds else {
+            return 0
+        }
         // The window's samples, summed in place (no arrays: asked at every detent).
         let cutoff = release - windowNanoseconds
         var count = 0, sumT = 0.0, sumX = 0.0
-        for sample in samples where sample.timeNanoseconds >= cutoff {
+        for sample in storage[start...] where sample.timeNanoseconds >= cutoff {
             count += 1
             sumT += Self.seconds(sample, since: newest)
             sumX += sample.position
@@ -62,7 +89,7 @@ public struct VelocityEstimator: Sendable, Hashable {
         let n = Double(count)
         let meanT = sumT / n, meanX = sumX / n
         var sxx = 0.0, sxy = 0.0
-        for sample in samples where sample.timeNanoseconds >= cutoff {
+        for sample in storage[start...] where sample.timeNanoseconds >= cutoff {
             let t = Self.seconds(sample, since: newest)
             sxx += (t - meanT) * (t - meanT)
             sxy += (t - meanT) * (sample.position - meanX)

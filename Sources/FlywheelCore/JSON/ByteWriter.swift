@@ -18,12 +18,46 @@ struct ByteWriter {
         precondition(count &+ n <= capacity, "a message outgrew its \(capacity)-byte buffer")
     }
 
-    /// Appends `text` (ASCII literal bytes, already JSON: no escaping).
+    /// Appends `text` (ASCII literal bytes, already JSON: no escaping). The protocol's literals
+    /// are short: up to 32 bytes are copied as overlapping 8-byte words, not by a call.
+    @inline(__always)
     mutating func write(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         reserve(length)
-        (base + count).copyMemory(from: text.utf8Start, byteCount: length)
+        Self.copy(UnsafeRawPointer(text.utf8Start), length, to: base + count)
         count &+= length
+    }
+
+    /// Copies `length` bytes from `source` to `target`: up to 32 as words (from each end, so they
+    /// overlap rather than run past either), more by `memcpy`.
+    @inline(__always)
+    static func copy(_ source: UnsafeRawPointer, _ length: Int, to target: UnsafeMutableRawPointer) {
+        switch length {
+        case 8...16:
+            let head = source.loadUnaligned(as: UInt64.self), tail = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: length &- 8, as: UInt64.self)
+        case 17...32:
+            let a = source.loadUnaligned(as: UInt64.self), b = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = source.loadUnaligned(fromByteOffset: length &- 16, as: UInt64.self)
+            let d = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            target.storeBytes(of: a, as: UInt64.self)
+            target.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: c, toByteOffset: length &- 16, as: UInt64.self)
+            target.storeBytes(of: d, toByteOffset: length &- 8, as: UInt64.self)
+        case 4..<8:
+            let head = source.loadUnaligned(as: UInt32.self), tail = source.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: length &- 4, as: UInt32.self)
+        case 0..<4:
+            var index = 0
+            while index < length {
+                target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+                index &+= 1
+            }
+        default:
+            target.copyMemory(from: source, byteCount: length)
+        }
     }
 
     /// Appends one byte.
@@ -33,32 +67,46 @@ struct ByteWriter {
         count &+= 1
     }
 
-    /// Appends a name known to need no escaping (a raw value of the protocol's enumerations), quoted.
-    mutating func writeQuotedName(_ name: String) {
-        write(UInt8(ascii: "\""))
-        var name = name
-        name.withUTF8 { bytes in
-            reserve(bytes.count)
-            (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            count &+= bytes.count
-        }
-        write(UInt8(ascii: "\""))
-    }
-
     /// Appends `value` in decimal.
     mutating func writeDecimal(_ value: Int) {
         if value < 0 { write(UInt8(ascii: "-")) }
         writeDecimal(UInt64(value.magnitude))
     }
 
-    /// Appends `value` in decimal.
+    /// Appends `value` in decimal: its digits counted first, then written from the last, two at
+    /// a time, where they belong.
     mutating func writeDecimal(_ value: UInt64) {
-        reserve(JSONValue.decimalCapacity)
-        // Written backwards into the room at the end of the reserved bytes, then moved down.
-        let room = UnsafeMutableRawBufferPointer(start: base + count, count: JSONValue.decimalCapacity)
-        let digits = JSONValue.writeDecimal(value, into: room)
-        (base + count).copyMemory(from: base + count + (JSONValue.decimalCapacity - digits), byteCount: digits)
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, value >= bound {
+            digits &+= 1
+            bound &*= 10
+        }
+        reserve(digits)
+        Self.writeDigits(value, count: digits, endingAt: base + (count &+ digits))
         count &+= digits
+    }
+
+    /// Writes the last `count` decimal digits of `value` (leading zeros included) so that they end
+    /// at `end`.
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, count: Int, endingAt end: UnsafeMutableRawPointer) {
+        let pairs = JSONValue.twoDigits.utf8Start
+        var rest = value
+        var at = end
+        var left = count
+        while left >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            at -= 2
+            at.storeBytes(of: pairs[pair], as: UInt8.self)
+            at.storeBytes(of: pairs[pair &+ 1], toByteOffset: 1, as: UInt8.self)
+            left &-= 2
+        }
+        if left == 1 {
+            at -= 1
+            at.storeBytes(of: UInt8(truncatingIfNeeded: 0x30 &+ rest % 10), as: UInt8.self)
+        }
     }
 
     /// Appends nanoseconds as ``Swift/Int64/secondsText`` has them: exact seconds, nine digits after the point.
@@ -68,13 +116,7 @@ struct ByteWriter {
         writeDecimal(magnitude / 1_000_000_000)
         reserve(10)
         base.storeBytes(of: UInt8(ascii: "."), toByteOffset: count, as: UInt8.self)
-        var fraction = magnitude % 1_000_000_000
-        var index = count &+ 9
-        while index > count {
-            base.storeBytes(of: UInt8(truncatingIfNeeded: 0x30 &+ fraction % 10), toByteOffset: index, as: UInt8.self)
-            fraction /= 10
-            index &-= 1
-        }
+        Self.writeDigits(magnitude % 1_000_000_000, count: 9, endingAt: base + (count &+ 10))
         count &+= 10
     }
 

@@ -59,28 +59,28 @@ public struct Pipeline: Sendable {
 
     /// Does, in time order and each at its own time, everything due by `now`.
     public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        advance(to: now, into: &messages)
-        return messages
+        let outbox = Outbox()
+        advance(to: now, into: outbox)
+        return outbox.messages
     }
 
-    /// ``advance(to:)``, its messages appended to `messages` (a caller's buffer, kept from turn to
-    /// turn: the event loop's path allocates no array of messages).
-    public mutating func advance(to now: Nanoseconds, into messages: inout [ServerMessage]) {
+    /// ``advance(to:)``, its messages added to `outbox` (the caller's, kept from turn to turn: the
+    /// event loop's path allocates nothing for its messages).
+    public mutating func advance(to now: Nanoseconds, into outbox: Outbox) {
         while true {
             // The controls' deadline asked once a turn: it is most of the search.
             let controlsDue = core.nextDeadline
             guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
             if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
-                core.advance(to: deadline, into: &messages)
+                core.advance(to: deadline, into: outbox)
             } else if let frame = nextFrame, frame == due {
                 step(to: frame)
-                core.frames(at: frame, into: &messages)
+                core.frames(at: frame, into: outbox)
                 lastFrame = frame
                 nextFrame = nil
             } else if let source = playback?.source, let input = playback!.next(dueBy: due) {
-                route(input, from: source.device, into: &messages)
+                route(input, from: source.device, into: outbox)
             } else {
                 break  // a loop restarted: its first item is due later
             }
@@ -91,16 +91,16 @@ public struct Pipeline: Sendable {
     /// Input from a device: everything due before it first, then the input, routed to the
     /// controls at its own time.
     public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        input(inputs, from: device, into: &messages)
-        return messages
+        let outbox = Outbox()
+        input(inputs, from: device, into: outbox)
+        return outbox.messages
     }
 
-    /// ``input(_:from:)``, its messages appended to `messages`.
-    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice, into messages: inout [ServerMessage]) {
+    /// ``input(_:from:)``, its messages added to `outbox`.
+    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice, into outbox: Outbox) {
         for input in inputs {
-            advance(to: max(input.timeNanoseconds, time), into: &messages)
-            route(input, from: device, into: &messages)
+            advance(to: max(input.timeNanoseconds, time), into: outbox)
+            route(input, from: device, into: outbox)
             scheduleFrame()
         }
     }
@@ -128,48 +128,48 @@ public struct Pipeline: Sendable {
     /// Knob motion to the device's route (its own engine there, after its knob options), buttons
     /// to the button logic, the shuttle ring to the scrub, gaps to every client.
     mutating func route(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        route(input, from: device, into: &messages)
-        return messages
+        let outbox = Outbox()
+        route(input, from: device, into: outbox)
+        return outbox.messages
     }
 
-    /// ``route(_:from:)``, its messages appended to `messages`.
-    mutating func route(_ input: DeviceInput, from device: InputDevice, into messages: inout [ServerMessage]) {
+    /// ``route(_:from:)``, its messages added to `outbox`.
+    mutating func route(_ input: DeviceInput, from device: InputDevice, into outbox: Outbox) {
         step(to: input.timeNanoseconds)
         let t = time
         switch input.action {
-        case .knob(let detents): knob(detents, touching: false, at: t, from: device, into: &messages)
-        case .touch(let detents): knob(detents, touching: true, at: t, from: device, into: &messages)
+        case .knob(let detents): knob(detents, touching: false, at: t, from: device, into: outbox)
+        case .touch(let detents): knob(detents, touching: true, at: t, from: device, into: outbox)
         case .touchDown(let position, let detents):
-            messages.append(contentsOf: core.touchDown(at: position, spanning: detents, time: t, route: device.route))
-        case .lift: messages.append(contentsOf: core.lift(at: t, route: device.route, device: device.identity))
+            outbox.append(contentsOf: core.touchDown(at: position, spanning: detents, time: t, route: device.route))
+        case .lift: outbox.append(contentsOf: core.lift(at: t, route: device.route, device: device.identity))
         case .button(let code, let pressed):
-            messages.append(contentsOf: core.button(
+            outbox.append(contentsOf: core.button(
                 code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures))
         case .shuttle(let position):
             if device.route == .none {
-                core.advance(to: t, into: &messages)
+                core.advance(to: t, into: outbox)
             } else {
-                messages.append(contentsOf: core.shuttle(position: device.knobOptions.shuttle(position), at: t))
+                outbox.append(contentsOf: core.shuttle(position: device.knobOptions.shuttle(position), at: t))
             }
         case .gap(let reason):
-            core.advance(to: t, into: &messages)
-            messages.append(DaemonCore.gap(device: device.path, reason: reason, at: t))
+            core.advance(to: t, into: outbox)
+            outbox.append(DaemonCore.gap(device: device.path, reason: reason, at: t))
         }
     }
 
     /// A knob's motion as steps of its control (its direction and detents per step); detents
     /// that make no whole step yet only bring the controls to `t`.
-    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice, into messages: inout [ServerMessage]) {
+    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice, into outbox: Outbox) {
         let options = device.knobOptions
         var remainder = 0.0
         if options.detentsPerStep > 1 { remainder = stepRemainders[device.identity] ?? 0 }
         let steps = options.steps(detents, touching: touching, remainder: &remainder)
         if options.detentsPerStep > 1 { stepRemainders[device.identity] = remainder }
-        guard steps != 0 || detents == 0 || touching else { return core.advance(to: t, into: &messages) }
+        guard steps != 0 || detents == 0 || touching else { return core.advance(to: t, into: outbox) }
         core.knob(
             by: steps, at: t, touching: touching, route: device.route, device: device.identity, acceleration: options.acceleration,
-            into: &messages)
+            into: outbox)
     }
 
     /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,
@@ -177,7 +177,12 @@ public struct Pipeline: Sendable {
     public mutating func runToEnd() -> [ServerMessage] {
         precondition(playback?.loops != true, "a looping playback has no end")
         var messages: [ServerMessage] = []
-        while let due = nextDeadline { advance(to: due, into: &messages) }
+        let outbox = Outbox()
+        while let due = nextDeadline {
+            advance(to: due, into: outbox)
+            messages += outbox.messages
+            outbox.removeAll()
+        }
         return messages
     }
 }

@@ -1,22 +1,27 @@
-/// A buffer one turn of the pipeline fills and the next reuses (the pipeline's messages, the
-/// controls' and the knobs' events), so a turn allocates no array: taken out while its owner is
-/// changed meanwhile, given back emptied.
+/// A buffer one turn of the pipeline fills and the next reuses (the controls' and the knobs'
+/// events), so a turn allocates no array: taken out while its owner is changed meanwhile, given
+/// back after. A turn's elements follow what earlier turns left (``take()`` says where they
+/// begin): emptying it costs a call that replaces the whole range, so it is emptied only once it
+/// holds ``clearedAt`` elements, not every turn.
 struct TurnBuffer<Element> {
     private var storage: [Element] = []
 
     /// A buffer with room for `capacity` elements made now (the first turn does not grow it).
-    init(capacity: Int = 8) { storage.reserveCapacity(capacity) }
+    init(capacity: Int = clearedAt) { storage.reserveCapacity(capacity) }
 
-    /// The buffer, empty, for this turn.
-    mutating func take() -> [Element] {
+    /// Elements kept before the buffer is emptied.
+    static var clearedAt: Int { 32 }
+
+    /// The buffer for this turn, and where this turn's elements will begin in it.
+    mutating func take() -> (buffer: [Element], start: Int) {
         let buffer = storage
         storage = []
-        return buffer
+        return (buffer, buffer.count)
     }
 
-    /// The turn's buffer back, emptied in place (it is the only reference to it then).
+    /// The turn's buffer back (it is the only reference to it then), emptied when full enough.
     mutating func giveBack(_ buffer: inout [Element]) {
-        buffer.clearForNextTurn()
+        if buffer.count >= Self.clearedAt { buffer.clearForNextTurn() }
         storage = buffer
     }
 }

@@ -76,17 +76,17 @@ public struct DaemonCore: Sendable {
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
         device: DeviceIdentity = .unnamed, acceleration: Bool = true
     ) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        knob(by: detents, at: time, touching: touching, route: route, device: device, acceleration: acceleration, into: &messages)
-        return messages
+        let outbox = Outbox()
+        knob(by: detents, at: time, touching: touching, route: route, device: device, acceleration: acceleration, into: outbox)
+        return outbox.messages
     }
 
-    /// ``knob(by:at:touching:route:device:acceleration:)``, its messages appended to `messages`.
+    /// ``knob(by:at:touching:route:device:acceleration:)``, its messages added to `outbox`.
     public mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, acceleration: Bool = true, into messages: inout [ServerMessage]
+        device: DeviceIdentity = .unnamed, acceleration: Bool = true, into outbox: Outbox
     ) {
-        var events = controlEvents.take()
+        var (events, start) = controlEvents.take()
         advanceEvents(to: time, into: &events)
         if touching, strip != nil {
             strip!.move(by: detents)
@@ -98,7 +98,7 @@ public struct DaemonCore: Sendable {
         case .volume: volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
         case nil: break
         }
-        for event in events { messages.append(ServerMessage(event)) }
+        for position in start..<events.count { outbox.append(events[position]) }
         controlEvents.giveBack(&events)
     }
 
@@ -191,19 +191,19 @@ public struct DaemonCore: Sendable {
 
     /// Brings every control to `time`, and a button's press whose double press did not come.
     public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        advance(to: time, into: &messages)
-        return messages
+        let outbox = Outbox()
+        advance(to: time, into: outbox)
+        return outbox.messages
     }
 
-    /// ``advance(to:)``, its messages appended to `messages`.
-    public mutating func advance(to time: Nanoseconds, into messages: inout [ServerMessage]) {
-        var events = controlEvents.take()
+    /// ``advance(to:)``, its messages added to `outbox`.
+    public mutating func advance(to time: Nanoseconds, into outbox: Outbox) {
+        var (events, start) = controlEvents.take()
         advanceEvents(to: time, into: &events)
         if let due = buttonPresses.nextDeadline, due <= time {
-            messages.append(contentsOf: advanceButtons(to: time, after: events))
+            outbox.append(contentsOf: advanceButtons(to: time, after: Array(events[start...])))
         } else {
-            for event in events { messages.append(ServerMessage(event)) }
+            for position in start..<events.count { outbox.append(events[position]) }
         }
         controlEvents.giveBack(&events)
     }
@@ -222,7 +222,7 @@ public struct DaemonCore: Sendable {
     /// ``advanceEvents(to:)``, appended to `events`.
     mutating func advanceEvents(to time: Nanoseconds, into events: inout [ControlEvent]) {
         tempo.advance(to: time, into: &events)
-        events.append(contentsOf: scrub.advance(to: time))
+        if scrub.nextDeadline != nil { events.append(contentsOf: scrub.advance(to: time)) }  // (an empty array appended costs a call)
         volume.advance(to: time, into: &events)
     }
 
@@ -236,16 +236,16 @@ public struct DaemonCore: Sendable {
 
     /// Frames of the controls in motion at `time`.
     public func frames(at time: Nanoseconds) -> [ServerMessage] {
-        var messages: [ServerMessage] = []
-        frames(at: time, into: &messages)
-        return messages
+        let outbox = Outbox()
+        frames(at: time, into: outbox)
+        return outbox.messages
     }
 
-    /// ``frames(at:)``, appended to `messages`.
-    public func frames(at time: Nanoseconds, into messages: inout [ServerMessage]) {
-        if let frame = tempo.frame(at: time) { messages.append(ServerMessage(frame)) }
-        if let frame = scrub.frame(at: time) { messages.append(ServerMessage(frame)) }
-        if let frame = volume.frame(at: time) { messages.append(ServerMessage(frame)) }
+    /// ``frames(at:)``, added to `outbox`.
+    public func frames(at time: Nanoseconds, into outbox: Outbox) {
+        if let frame = tempo.frame(at: time) { outbox.append(frame) }
+        if let frame = scrub.frame(at: time) { outbox.append(frame) }
+        if let frame = volume.frame(at: time) { outbox.append(frame) }
     }
 
     /// Whether any control is moving (frames are due).

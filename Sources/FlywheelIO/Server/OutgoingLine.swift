@@ -14,11 +14,15 @@ struct OutgoingLine {
 
     /// Lays `message` out for the duration of `body`.
     static func with<Result>(_ message: ServerMessage, _ body: (inout OutgoingLine) -> Result) -> Result {
-        message.wire.withUnsafeBytes { wire in
-            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
-                var line = OutgoingLine(wire: wire, seqIndex: message.seqIndex, pieces: pieces.baseAddress!)
-                return body(&line)
-            }
+        message.wire.withUnsafeBytes { wire in with(wire, seqIndex: message.seqIndex, body) }
+    }
+
+    /// Lays out a message's bytes `wire`, its seq at `seqIndex`, for the duration of `body`.
+    @inline(__always)
+    static func with<Result>(_ wire: UnsafeRawBufferPointer, seqIndex: Int, _ body: (inout OutgoingLine) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
+            var line = OutgoingLine(wire: wire, seqIndex: seqIndex, pieces: pieces.baseAddress!)
+            return body(&line)
         }
     }
 
@@ -36,6 +40,7 @@ struct OutgoingLine {
     /// One `sendmsg` of the whole line with the seq's `digits` (``SeqDigits``; they need only last
     /// through the call) to `fd`: the bytes written, or 0 when none were (the socket is full, or
     /// the client is gone: the caller queues it and the flush finds out).
+    @inline(__always)
     mutating func send(digits seqDigits: UnsafeRawBufferPointer, to fd: Int32) -> Int {
         pieces[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: seqDigits.baseAddress!), iov_len: seqDigits.count)
         count = fixedCount + seqDigits.count

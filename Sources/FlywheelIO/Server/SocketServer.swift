@@ -12,7 +12,7 @@ public final class SocketServer {
     /// (Not checked for exclusivity at run time: read once a broadcast, on the loop's thread.)
     @exclusivity(unchecked) var clientList: [ClientConnection] = []
     /// Discrete messages a client may have queued before it is disconnected.
-    public var queueLimit: Int
+    @exclusivity(unchecked) public var queueLimit: Int  // read for every message broadcast: unchecked, as `clientList`
     /// Clients served at once; one more is told so and closed.
     public var clientLimit = 256
     /// A descriptor held in reserve: when the process runs out, it is freed for a moment to accept
@@ -209,18 +209,41 @@ public final class SocketServer {
     /// Sends each message to every client that wants it.
     public func broadcast(_ messages: [ServerMessage]) {
         for index in messages.indices {
-            let everyone = clientList  // as it is now: a client dropped on the way is skipped
-            let messageClass = messages[index].messageClass
-            // Laid out once for every client: each delivered line costs its digits and one call.
-            // The message is read from `messages` where it lies, and only when a client must keep
-            // it: a copy held for the loop would retain and release its bytes.
-            OutgoingLine.with(messages[index]) { line in
-                for slot in everyone.indices {
-                    // `everyone` holds each client for the loop: lent to the send unretained, no
-                    // retain and release per line.
-                    Unmanaged.passUnretained(everyone[slot])._withUnsafeGuaranteedRef { client in
-                        if client.wants(messageClass) { send(as: &line, to: client) { messages[index] } }
-                    }
+            // Read from `messages` where it lies: a copy held for the loop would retain and
+            // release its bytes.
+            messages[index].wire.withUnsafeBytes { wire in
+                broadcast(wire, seqIndex: messages[index].seqIndex, messageClass: messages[index].messageClass) { messages[index] }
+            }
+        }
+    }
+
+    /// Sends each message of a turn to every client that wants it; a client that must queue one
+    /// gets a copy of it then.
+    public func broadcast(_ outbox: Outbox) {
+        for index in 0..<outbox.count {
+            if let (wire, seqIndex) = outbox.encodedWire(at: index) {
+                broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) { outbox.message(at: index) }
+            } else {
+                let message = outbox.message(at: index)
+                message.wire.withUnsafeBytes { wire in
+                    broadcast(wire, seqIndex: message.seqIndex, messageClass: message.messageClass) { message }
+                }
+            }
+        }
+    }
+
+    /// Sends one message, its bytes `wire` with the seq at `seqIndex`, to every client that wants
+    /// it: laid out once for every client, so each delivered line costs its digits and one call.
+    /// `message` is asked for only when a client must keep it.
+    @inline(__always)
+    func broadcast(_ wire: UnsafeRawBufferPointer, seqIndex: Int, messageClass: MessageClass, message: () -> ServerMessage) {
+        let everyone = clientList  // as it is now: a client dropped on the way is skipped
+        OutgoingLine.with(wire, seqIndex: seqIndex) { line in
+            for slot in everyone.indices {
+                // `everyone` holds each client for the loop: lent to the send unretained, no
+                // retain and release per line.
+                Unmanaged.passUnretained(everyone[slot])._withUnsafeGuaranteedRef { client in
+                    if client.wants(messageClass) { send(as: &line, to: client, message: message) }
                 }
             }
         }

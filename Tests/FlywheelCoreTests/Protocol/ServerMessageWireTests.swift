@@ -67,7 +67,9 @@ struct ServerMessageWireTests {
         }
         var double: Double { Self.awkwardDouble(&random) }
         let controls = Control.allCases, dialPhases = DialPhase.allCases
-        let scrubPhases: [Scrubber.Phase] = [.began, .moved, .committed, .cancelled]
+        let scrubPhases = Scrubber.Phase.allCases
+        let outbox = Outbox()  // one for all 20,000: its room grows past what it keeps
+        var expected: [ServerMessage] = []
         for round in 0..<20_000 {
             let event: ControlEvent
             switch round % 6 {
@@ -86,6 +88,13 @@ struct ServerMessageWireTests {
             let direct = ServerMessage(event), encoded = ServerMessage(.control(event), at: event.timeNanoseconds)
             #expect(direct == encoded, "\(event): \(String(decoding: direct.wire, as: UTF8.self)) against \(String(decoding: encoded.wire, as: UTF8.self))")
             if direct != encoded { return }
+            outbox.append(event)
+            expected.append(encoded)
+        }
+        #expect(outbox.count == expected.count)
+        for index in expected.indices {
+            #expect(outbox.message(at: index) == expected[index], "outbox message \(index)")
+            if outbox.message(at: index) != expected[index] { return }
         }
     }
 

@@ -1,0 +1,153 @@
+/// The messages of one turn of the pipeline, on their way to the clients: the daemon keeps one
+/// from turn to turn. A control's event, the message sent most often, is encoded straight into
+/// one byte buffer the outbox keeps (no array and no heap block a message, nothing to free); any
+/// other message is kept as the ``ServerMessage`` it is. The order of the turn is kept across
+/// both. A message a client must queue is copied out then (``message(at:)``).
+public final class Outbox {
+    /// Where one message is: a span of ``bytes`` or one of ``others``.
+    struct Entry {
+        var messageClass: MessageClass
+        /// For a frame, its control (what it coalesces by); nil for any other message.
+        var frameControl: Control?
+        /// The index in ``others``, or -1 when the message is in ``bytes``.
+        var other: Int
+        var start: Int
+        var seqIndex: Int
+        var end: Int
+    }
+
+    // Not checked for exclusivity at run time (a check is two runtime calls an access): an
+    // outbox is one turn's, filled and read by one thread, and no access to it reaches it again.
+    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) private var entryCapacity: Int
+    @exclusivity(unchecked) private var entryCount = 0
+    @exclusivity(unchecked) private var others: [ServerMessage] = []
+    @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var byteCapacity: Int
+    @exclusivity(unchecked) private var byteCount = 0
+
+    /// Room kept from turn to turn; a turn that grew the outbox past it gives the rest back.
+    static let keptByteCapacity = 16 * 1024
+    static let keptEntryCapacity = 256
+    static let initialEntryCapacity = 16
+    static let initialByteCapacity = 4096
+    /// The room a control event's encoding is given (the longest needs less).
+    static let controlEventCapacity = 320
+
+    /// An empty outbox, with room for a usual turn made now (the first turn does not grow it).
+    public init() {
+        byteCapacity = Self.initialByteCapacity
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
+        entryCapacity = Self.initialEntryCapacity
+        entries = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        entries.deallocate()  // entries are plain values: nothing to deinitialize
+    }
+
+    /// How many messages it holds.
+    public var count: Int { entryCount }
+    /// Whether it holds none.
+    public var isEmpty: Bool { entryCount == 0 }
+
+    private func add(_ entry: Entry) {
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(to: entry)
+        entryCount &+= 1
+    }
+
+    /// Adds a control's event, encoded where it is kept.
+    public func append(_ event: ControlEvent) {
+        if byteCapacity - byteCount < Self.controlEventCapacity { grow() }
+        var out = ByteWriter(UnsafeMutableRawBufferPointer(start: bytes + byteCount, count: Self.controlEventCapacity))
+        let seqIndex = event.writeWire(into: &out)
+        var frameControl: Control?
+        if case .frame(let control, _, _, _, _) = event { frameControl = control }
+        add(Entry(
+            messageClass: event.messageClass, frameControl: frameControl, other: -1, start: byteCount, seqIndex: byteCount &+ seqIndex,
+            end: byteCount &+ out.count))
+        byteCount &+= out.count
+    }
+
+    /// Adds a message.
+    public func append(_ message: ServerMessage) {
+        add(Entry(messageClass: message.messageClass, frameControl: nil, other: others.count, start: 0, seqIndex: 0, end: 0))
+        others.append(message)
+    }
+
+    /// Adds messages, in their order.
+    public func append(contentsOf messages: [ServerMessage]) {
+        for message in messages { append(message) }
+    }
+
+    /// The class of the message at `index`.
+    public func messageClass(at index: Int) -> MessageClass { entry(at: index).messageClass }
+
+    private func entry(at index: Int) -> Entry {
+        precondition(index >= 0 && index < entryCount, "an outbox has no message \(index)")
+        return entries[index]
+    }
+
+    /// The message at `index` as a ``ServerMessage`` of its own (a copy of its bytes).
+    public func message(at index: Int) -> ServerMessage {
+        let entry = entry(at: index)
+        if entry.other >= 0 { return others[entry.other] }
+        let wire = [UInt8](UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start))
+        return ServerMessage(
+            messageClass: entry.messageClass, wire: wire, seqIndex: entry.seqIndex &- entry.start, isFrame: entry.frameControl != nil,
+            coalescingKey: entry.frameControl?.rawValue)
+    }
+
+    /// Every message, in order, each of its own.
+    public var messages: [ServerMessage] { (0..<count).map(message(at:)) }
+
+    /// The bytes of the message at `index` when the outbox encoded it (as ``ServerMessage/wire``),
+    /// and where its seq goes in them; nil for a message added as a ``ServerMessage``
+    /// (``message(at:)`` is that message). The bytes are the outbox's own: valid until it is next
+    /// changed.
+    public func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
+        let entry = entry(at: index)
+        guard entry.other < 0 else { return nil }
+        return (UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start), entry.seqIndex &- entry.start)
+    }
+
+    /// Empties it for the next turn, keeping its room (unless an unusual turn grew it past what
+    /// is kept, which it gives back: one burst does not hold its memory for good).
+    public func removeAll() {
+        if !others.isEmpty { others.clearForNextTurn() }
+        entryCount = 0
+        byteCount = 0
+        if byteCapacity > Self.keptByteCapacity {
+            bytes.deallocate()
+            byteCapacity = Self.initialByteCapacity
+            bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
+        }
+        if entryCapacity > Self.keptEntryCapacity {
+            entries.deallocate()
+            entryCapacity = Self.initialEntryCapacity
+            entries = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity)
+        }
+    }
+
+    /// Doubles the room for entries, keeping those it holds.
+    private func growEntries() {
+        let capacity = entryCapacity * 2
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+        grown.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = grown
+        entryCapacity = capacity
+    }
+
+    /// Doubles the byte buffer, keeping what it holds.
+    private func grow() {
+        let capacity = byteCapacity * 2
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        grown.copyMemory(from: bytes, byteCount: byteCount)
+        bytes.deallocate()
+        bytes = grown
+        byteCapacity = capacity
+    }
+}
