@@ -50,6 +50,7 @@ extension ControlEvent {
     }
 
     /// The time and the end of the line; returns `seqIndex`.
+    @inline(__always)
     private func end(_ seqIndex: Int, _ out: inout ByteWriter) -> Int {
         out.write(#","time":"#)
         out.writeSeconds(timeNanoseconds)
@@ -60,6 +61,7 @@ extension ControlEvent {
 
 extension ByteWriter {
     /// `key` (`,"name":`) and an integer.
+    @inline(__always)
     mutating func field(_ key: StaticString, _ value: Int) {
         write(key)
         writeDecimal(value)
@@ -72,6 +74,7 @@ extension ByteWriter {
     }
 
     /// `key` and a name, quoted (a ``DialPhase/wireName`` or the like).
+    @inline(__always)
     mutating func field(_ key: StaticString, name quotedName: StaticString) {
         write(key)
         write(quotedName)

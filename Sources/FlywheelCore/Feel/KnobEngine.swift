@@ -51,7 +51,17 @@ public struct KnobEngine: Sendable {
     /// While an encoder's silence is not yet a release: the motion that release will start from
     /// the hand's last move. Frames show it and its detent steps are reported as they happen, so
     /// the hand hands over to the coast without a stop; the next input replans it.
-    var handOver: HandOver?
+    var handOver: HandOver? {
+        get { handOverCore.map { HandOver(core: $0, whole: handOverWhole) } }
+        set {
+            handOverCore = newValue?.core
+            handOverWhole = newValue?.whole
+        }
+    }
+    /// The hand-over kept as its parts: the plan and cursor are plain values, so replanning at
+    /// every detent overwrites them without a destroy.
+    var handOverCore: HandOver.Core?
+    var handOverWhole: SharedMotion?
     /// The hand-over's next step to report, if it comes at or before the release (kept beside
     /// it, so the deadline reads a number rather than the hand-over).
     var handOverNextStep: Nanoseconds?
@@ -73,8 +83,7 @@ public struct KnobEngine: Sendable {
         moving = nil
         restPendingSince = nil
         bounceQuietAt = nil
-        handOver = nil
-        handOverNextStep = nil
+        forgetHandOver()
         gestureActive = false
         touching = false
         reportedDetent = bounds.clamp(detent)
@@ -145,8 +154,9 @@ public struct KnobEngine: Sendable {
     /// The hand-over's next step after what is reported, up to the release as the parameters now
     /// have it (they may have changed since it was planned).
     mutating func refreshHandOverNextStep() {
-        guard handOver != nil, let lastInput else { return }
-        handOverNextStep = handOver!.firstStep(after: handOverReportedThrough, upTo: lastInput + parameters.releaseSilenceNanoseconds)
+        guard handOverCore != nil, let lastInput else { return }
+        handOverNextStep = handOverCore!.firstStep(
+            after: handOverReportedThrough, upTo: lastInput + parameters.releaseSilenceNanoseconds, whole: handOverWhole)
     }
 
     /// Plans the hand-over motion from the hand's last move (an encoder's, with no bounce
@@ -156,19 +166,20 @@ public struct KnobEngine: Sendable {
         let velocity = releaseVelocity(measured: estimator.velocity(atRelease: lastInput))
         guard velocity != 0, abs(velocity) >= parameters.effectiveMinimumFlingSpeed else { return forgetHandOver() }
         let release = lastInput + parameters.releaseSilenceNanoseconds
-        let planned = HandOver(
-            MotionPlan(
-                releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
-                bounds: bounds, parameters: parameters),
-            release: release)
+        let plan = MotionPlan(
+            releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent, bounds: bounds,
+            parameters: parameters)
+        // As `HandOver(plan, release:)`, built where it is kept (a hand-over is 150 bytes).
+        handOverWhole = HandOver.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
+        handOverCore = HandOver.Core(plan, release: release)
         handOverReportedThrough = lastInput - 1
-        handOverNextStep = planned.firstStep(after: handOverReportedThrough, upTo: release)
-        handOver = planned
+        handOverNextStep = handOverCore!.firstStep(after: handOverReportedThrough, upTo: release, whole: handOverWhole)
     }
 
     /// No hand-over (destroyed only when there is one: the check is cheaper than the destroy).
     mutating func forgetHandOver() {
-        if handOver != nil { handOver = nil }
+        handOverCore = nil
+        if handOverWhole != nil { handOverWhole = nil }
         handOverNextStep = nil
     }
 
@@ -213,7 +224,9 @@ public struct KnobEngine: Sendable {
 
     mutating func refreshDeadline() { nextDeadline = computedDeadline }
 
-    /// ``nextDeadline`` worked out from the state.
+    /// ``nextDeadline`` worked out from the state. (Inlined: a call would copy the whole engine
+    /// to ask it.)
+    @inline(__always)
     var computedDeadline: Nanoseconds? {
         if let bounceQuietAt {
             // A silence that releases the hand before the contacts are quiet comes first.
@@ -250,11 +263,13 @@ public struct KnobEngine: Sendable {
             followHand(at: quiet, into: &events)
             planHandOver()
         }
-        if gestureActive && !touching, handOver != nil, let lastInput {
+        if gestureActive && !touching, handOverCore != nil, let lastInput {
             // The hand-over's detent steps, each at its own time, up to the release.
             let through = min(time, lastInput + parameters.releaseSilenceNanoseconds)
             var reported = reportedDetent
-            handOverNextStep = handOver!.reportSteps(after: handOverReportedThrough, through: through, release: lastInput + parameters.releaseSilenceNanoseconds) { time, detent in
+            handOverNextStep = handOverCore!.reportSteps(
+                after: handOverReportedThrough, through: through, release: lastInput + parameters.releaseSilenceNanoseconds, whole: handOverWhole
+            ) { time, detent in
                 reported = detent
                 events.append(.detent(detent, timeNanoseconds: time))
             }
@@ -266,7 +281,8 @@ public struct KnobEngine: Sendable {
             // Silence is the release; the velocity is the hand's as it last moved, and the motion
             // is the hand-over, under way since the hand last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handOver: handOver, into: &events)
+            let handedOver = handOverCore.map { handOverWhole ?? SharedMotion(Motion($0.plan)) }
+            self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handedOver: handedOver, into: &events)
         }
         if let moving {
             let motion = moving.motion
@@ -291,9 +307,9 @@ public struct KnobEngine: Sendable {
         now = max(now, time)
     }
 
-    /// The release at `time`: the motion is the hand-over under way (whose steps up to now are
-    /// reported), or one planned from here.
-    mutating func release(at time: Nanoseconds, velocity measured: Double, handOver: HandOver? = nil, into events: inout [Event]) {
+    /// The release at `time`: the motion is the hand-over under way (`handedOver`, its whole
+    /// motion, whose steps up to now are reported), or one planned from here.
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handedOver: SharedMotion? = nil, into events: inout [Event]) {
         // A bounce still settling: the motion starts from where the hand is.
         if bounceQuietAt != nil {
             bounceQuietAt = nil
@@ -303,9 +319,8 @@ public struct KnobEngine: Sendable {
         touching = false
         let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
-        self.handOver = nil
-        handOverNextStep = nil
-        moving = handOver?.sharedCompleted ?? SharedMotion(Motion(
+        forgetHandOver()
+        moving = handedOver ?? SharedMotion(Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
             bounds: bounds, parameters: parameters))
         events.append(.released(velocity: velocity, timeNanoseconds: time))
@@ -327,11 +342,11 @@ public struct KnobEngine: Sendable {
             return (state.position, state.velocity)
         }
         guard gestureActive else { return nil }
-        guard let handOver, time >= handOver.startNanoseconds else {
+        guard let handOver = handOverCore, time >= handOver.plan.startNanoseconds else {
             return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
         }
         // While an encoder's silence is not yet a release, the frames show the hand-over: the hand
         // carried on into the coast without a stop.
-        return handOver.state(at: time)
+        return handOver.state(at: time, whole: handOverWhole)
     }
 }

@@ -14,6 +14,7 @@ struct ByteWriter {
     }
 
     /// Room for `n` more bytes, or a trap: a message longer than its buffer is a bug.
+    @inline(__always)
     private func reserve(_ n: Int) {
         precondition(count &+ n <= capacity, "a message outgrew its \(capacity)-byte buffer")
     }
@@ -61,6 +62,7 @@ struct ByteWriter {
     }
 
     /// Appends one byte.
+    @inline(__always)
     mutating func write(_ byte: UInt8) {
         reserve(1)
         base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
@@ -68,6 +70,7 @@ struct ByteWriter {
     }
 
     /// Appends `value` in decimal.
+    @inline(__always)
     mutating func writeDecimal(_ value: Int) {
         if value < 0 { write(UInt8(ascii: "-")) }
         writeDecimal(UInt64(value.magnitude))
@@ -75,6 +78,7 @@ struct ByteWriter {
 
     /// Appends `value` in decimal: its digits counted first, then written from the last, two at
     /// a time, where they belong.
+    @inline(__always)
     mutating func writeDecimal(_ value: UInt64) {
         var digits = 1
         var bound: UInt64 = 10
@@ -110,6 +114,7 @@ struct ByteWriter {
     }
 
     /// Appends nanoseconds as ``Swift/Int64/secondsText`` has them: exact seconds, nine digits after the point.
+    @inline(__always)
     mutating func writeSeconds(_ nanoseconds: Nanoseconds) {
         if nanoseconds < 0 { write(UInt8(ascii: "-")) }
         let magnitude = UInt64(nanoseconds.magnitude)

@@ -25,7 +25,10 @@ public struct Playback: Sendable {
     public let source: Source
     /// When the current pass started, on the pipeline's clock.
     public private(set) var startNanoseconds: Nanoseconds
-    var index = 0
+    private(set) var index = 0
+    /// When the next item is due (or the next pass starts); nil when the playback is over. Kept
+    /// up to date as items are taken (asked at every step and wake-up).
+    public private(set) var nextDeadline: Nanoseconds?
 
     /// A playback starting at `start`. A timeline of zero length never loops (it would start
     /// again at the same instant forever).
@@ -36,6 +39,7 @@ public struct Playback: Sendable {
         let end = max(endNanoseconds, items.last?.timeNanoseconds ?? 0)
         source = Source(items: items, endNanoseconds: end, device: device, loops: loops && end > 0)
         self.startNanoseconds = start
+        nextDeadline = computedDeadline
     }
 
     /// The items, with times from the start of the timeline, in order.
@@ -47,8 +51,8 @@ public struct Playback: Sendable {
     /// Whether it starts again at its end.
     public var loops: Bool { source.loops }
 
-    /// When the next item is due (or the next pass starts); nil when the playback is over.
-    public var nextDeadline: Nanoseconds? {
+    /// ``nextDeadline`` worked out from where the playback is.
+    var computedDeadline: Nanoseconds? {
         let items = source.items
         if index < items.count { return startNanoseconds + items[index].timeNanoseconds }
         return source.loops ? startNanoseconds + source.endNanoseconds : nil
@@ -61,8 +65,14 @@ public struct Playback: Sendable {
             startNanoseconds += source.endNanoseconds
             index = 0
         }
-        guard index < items.count, startNanoseconds + items[index].timeNanoseconds <= now else { return nil }
-        defer { index += 1 }
+        guard index < items.count, startNanoseconds + items[index].timeNanoseconds <= now else {
+            nextDeadline = computedDeadline  // a loop may have started its next pass
+            return nil
+        }
+        defer {
+            index += 1
+            nextDeadline = computedDeadline
+        }
         return DeviceInput(items[index].action, at: startNanoseconds + items[index].timeNanoseconds)
     }
 }

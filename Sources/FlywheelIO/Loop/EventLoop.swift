@@ -136,12 +136,17 @@ public final class EventLoop {
     public func soon(_ work: @escaping () -> Void) { soonWork.append(work) }
 
     func wait(timeoutMilliseconds: Int32) throws(SystemError) {
-        let due = soonWork  // what this wakeup does after its handlers; what they ask for waits a turn
-        soonWork = []
-        let count = try Syscall.call("epoll_wait", "the event loop") {
-            epoll_wait(epoll, &events, Int32(events.count), due.isEmpty ? timeoutMilliseconds : 0)
+        // What this wakeup does after its handlers; what they ask for waits a turn. (Taken only
+        // when there is some: a wakeup with none touches no array.)
+        var due: [() -> Void]?
+        if !soonWork.isEmpty {
+            due = soonWork
+            soonWork = []
         }
-        defer { for work in due where running { work() } }
+        let count = try Syscall.call("epoll_wait", "the event loop") {
+            epoll_wait(epoll, &events, Int32(events.count), due == nil ? timeoutMilliseconds : 0)
+        }
+        defer { if let due { for work in due where running { work() } } }
         wakeups += 1
         for index in 0..<Int(count) {
             let fd = events[index].data.fd
