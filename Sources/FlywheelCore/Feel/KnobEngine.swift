@@ -170,15 +170,17 @@ public struct KnobEngine: Sendable {
             releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent, bounds: bounds,
             parameters: parameters)
         // As `HandOver(plan, release:)`, built where it is kept (a hand-over is 150 bytes).
-        handOverWhole = HandOver.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
-        handOverCore = HandOver.Core(plan, release: release)
+        let whole = HandOver.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
+        let core = HandOver.Core(plan, release: release)
         handOverReportedThrough = lastInput - 1
-        handOverNextStep = handOverCore!.firstStep(after: handOverReportedThrough, upTo: release, whole: handOverWhole)
+        handOverNextStep = core.firstStep(after: handOverReportedThrough, upTo: release, whole: whole)
+        handOverCore = core
+        handOverWhole = whole
     }
 
     /// No hand-over (destroyed only when there is one: the check is cheaper than the destroy).
     mutating func forgetHandOver() {
-        handOverCore = nil
+        if handOverCore != nil { handOverCore = nil }  // (writing nil writes all 150 bytes)
         if handOverWhole != nil { handOverWhole = nil }
         handOverNextStep = nil
     }

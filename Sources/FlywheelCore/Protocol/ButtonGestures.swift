@@ -45,6 +45,7 @@ struct ButtonPresses: Sendable {
     /// The earliest waiting tap's due time.
     @inline(__always)
     var nextDeadline: Nanoseconds? {
+        guard !waiting.isEmpty else { return nil }  // (asked at every step: no iteration without)
         var earliest: Nanoseconds?
         for tap in waiting { earliest = min(earliest ?? tap.dueNanoseconds, tap.dueNanoseconds) }
         return earliest

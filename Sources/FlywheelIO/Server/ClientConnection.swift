@@ -99,7 +99,7 @@ final class ClientConnection {
     @inline(__always)
     func sendNow(as line: inout OutgoingLine, message: () -> ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
-        let next = seq + 1
+        let next = seq &+ 1  // (2⁶⁴ lines are never sent: no overflow check on every line)
         let written = line.send(digits: seqDigits.digits(of: next), to: fd)
         guard written > 0 else { return .notSent }
         seq = next

@@ -43,7 +43,7 @@ struct OutgoingLine {
     @inline(__always)
     mutating func send(digits seqDigits: UnsafeRawBufferPointer, to fd: Int32) -> Int {
         pieces[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: seqDigits.baseAddress!), iov_len: seqDigits.count)
-        count = fixedCount + seqDigits.count
+        count = fixedCount &+ seqDigits.count  // (a line and its digits are far from Int.max)
         let result = try? Syscall.nonBlocking("sendmsg", "client \(fd)") { Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL)) }
         guard case .processed(let written)? = result else { return 0 }
         return written

@@ -239,11 +239,13 @@ public final class SocketServer {
     func broadcast(_ wire: UnsafeRawBufferPointer, seqIndex: Int, messageClass: MessageClass, message: () -> ServerMessage) {
         let everyone = clientList  // as it is now: a client dropped on the way is skipped
         OutgoingLine.with(wire, seqIndex: seqIndex) { line in
-            for slot in everyone.indices {
-                // `everyone` holds each client for the loop: lent to the send unretained, no
-                // retain and release per line.
-                Unmanaged.passUnretained(everyone[slot])._withUnsafeGuaranteedRef { client in
-                    if client.wants(messageClass) { send(as: &line, to: client, message: message) }
+            everyone.withUnsafeBufferPointer { clients in
+                for slot in clients.indices {
+                    // `everyone` holds each client for the loop: lent to the send unretained, no
+                    // retain and release per line (and no bounds check: the slots are its own).
+                    Unmanaged.passUnretained(clients[slot])._withUnsafeGuaranteedRef { client in
+                        if client.wants(messageClass) { send(as: &line, to: client, message: message) }
+                    }
                 }
             }
         }
