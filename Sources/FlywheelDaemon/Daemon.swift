@@ -158,9 +158,7 @@ public final class Daemon {
             if self.pipeline.playback == nil, self.timeline != nil, self.server.clientCount >= self.options.holdUntilClients { self.startPlayback() }
             self.schedule()
         }
-        // The daemon owns the loop and runs it only from `run()`, so it outlives every wake-up:
-        // the timer's handler (at every deadline) holds it without a reference count to check.
-        loop.onTimer { [unowned(unsafe) self] in self.wake() }
+        loop.onTimer { [unowned self] in self.wake() }
         do {
             try loop.register(signals.fd, interest: .readable) { [unowned self] _ in self.handleSignals() }
         } catch {

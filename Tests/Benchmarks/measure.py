@@ -20,6 +20,7 @@ from servers import (HARDWARE, HERE, Harness, Tools, allocations, flooder, measu
 LATENCY = os.path.join(HERE, "latency.sim")
 SPIN = os.path.join(HERE, "spin.sim")
 COUNT_CLIENTS = 16  # the deterministic figures' scenario: latency.sim to 16 clients
+MANY_CLIENTS = 64  # the same counted with more listeners (reported beside, not checked)
 REST_SECONDS = 10
 WRITE_SIDE = ("write", "writev", "send", "sendto", "sendmsg", "epoll_ctl")
 
@@ -317,6 +318,9 @@ def main():
     log("callgrind: flywheeld and the relay, latency.sim to 1 client (the marginal cost of a line)")
     figures["callgrind_daemon_events_1"] = daemon_callgrind(tools, LATENCY, len(latency_events), 0, clients=1)
     figures["callgrind_relay_1"] = relay_callgrind(tools, schedule, len(latency_events), clients=1, rest_seconds=0)
+    log("callgrind: flywheeld and the relay, latency.sim to %d clients (the ratio with more listeners)" % MANY_CLIENTS)
+    figures["callgrind_daemon_events_many"] = daemon_callgrind(tools, LATENCY, len(latency_events), 0, clients=MANY_CLIENTS)
+    figures["callgrind_relay_many"] = relay_callgrind(tools, schedule, len(latency_events), clients=MANY_CLIENTS, rest_seconds=0)
     log("strace and allocations: flywheeld, latency.sim; spin.sim with frames; the relay")
     figures["counted_daemon_events"] = daemon_counted(tools, LATENCY, len(latency_events), 0)
     figures["counted_daemon_spin"] = daemon_counted(tools, SPIN, len(spin_events), 60)

@@ -21,6 +21,8 @@ public final class Outbox {
     @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var entryCapacity: Int
     @exclusivity(unchecked) private var entryCount = 0
+    /// While above 0, the bytes are lent out (``lend(_:)``) and the outbox must not change.
+    @exclusivity(unchecked) private var lent = 0
     @exclusivity(unchecked) private var others: [ServerMessage] = []
     @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
     @exclusivity(unchecked) private var byteCapacity: Int
@@ -52,6 +54,22 @@ public final class Outbox {
     /// Whether it holds none.
     public var isEmpty: Bool { entryCount == 0 }
 
+    /// Lends the outbox's bytes out until ``endLending()``: the pointers ``encodedWire(at:)``
+    /// gives stay valid only while the outbox is not changed, so a change meanwhile (an append, or
+    /// emptying it, from something the sending reached) is a bug, and traps rather than sending
+    /// freed bytes. (Two calls rather than a closure: a broadcast lends at every wake-up.)
+    public func beginLending() { lent += 1 }
+
+    /// Ends a ``beginLending()``.
+    public func endLending() {
+        precondition(lent > 0, "an outbox's lending ended more often than it began")
+        lent -= 1
+    }
+
+    private func checkNotLent() {
+        precondition(lent == 0, "an outbox was changed while its bytes were lent out to be sent")
+    }
+
     private func add(_ entry: Entry) {
         if entryCount == entryCapacity { growEntries() }
         (entries + entryCount).initialize(to: entry)
@@ -60,6 +78,7 @@ public final class Outbox {
 
     /// Adds a control's event, encoded where it is kept.
     public func append(_ event: ControlEvent) {
+        checkNotLent()
         if byteCapacity - byteCount < Self.controlEventCapacity { grow() }
         var out = ByteWriter(UnsafeMutableRawBufferPointer(start: bytes + byteCount, count: Self.controlEventCapacity))
         let seqIndex = event.writeWire(into: &out)
@@ -73,6 +92,7 @@ public final class Outbox {
 
     /// Adds a message.
     public func append(_ message: ServerMessage) {
+        checkNotLent()
         add(Entry(messageClass: message.messageClass, frameControl: nil, other: others.count, start: 0, seqIndex: 0, end: 0))
         others.append(message)
     }
@@ -106,7 +126,7 @@ public final class Outbox {
     /// The bytes of the message at `index` when the outbox encoded it (as ``ServerMessage/wire``),
     /// and where its seq goes in them; nil for a message added as a ``ServerMessage``
     /// (``message(at:)`` is that message). The bytes are the outbox's own: valid until it is next
-    /// changed.
+    /// changed (send them between ``beginLending()`` and ``endLending()``).
     public func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
         let entry = entry(at: index)
         guard entry.other < 0 else { return nil }
@@ -116,6 +136,7 @@ public final class Outbox {
     /// Empties it for the next turn, keeping its room (unless an unusual turn grew it past what
     /// is kept, which it gives back: one burst does not hold its memory for good).
     public func removeAll() {
+        checkNotLent()
         if !others.isEmpty { others.clearForNextTurn() }
         entryCount = 0
         byteCount = 0

@@ -220,6 +220,10 @@ public final class SocketServer {
     /// Sends each message of a turn to every client that wants it; a client that must queue one
     /// gets a copy of it then.
     public func broadcast(_ outbox: Outbox) {
+        // The lines are sent from the outbox's own bytes: lent out for the broadcast, so nothing
+        // the sending reaches (a client dropped, its subscriptions changed) can change it meanwhile.
+        outbox.beginLending()
+        defer { outbox.endLending() }
         for index in 0..<outbox.count {
             if let (wire, seqIndex) = outbox.encodedWire(at: index) {
                 broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) { outbox.message(at: index) }

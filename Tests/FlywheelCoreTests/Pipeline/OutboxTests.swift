@@ -49,4 +49,19 @@ struct OutboxTests {
         outbox.append(Self.tempo)
         #expect(outbox.messages == [ServerMessage(.control(Self.tempo), at: Self.tempo.timeNanoseconds)])
     }
+
+    @Test("its bytes lent out (as a broadcast does) stay where they are, and once returned it takes messages again")
+    func lending() {
+        let outbox = Outbox()
+        outbox.append(Self.tempo)
+        outbox.beginLending()
+        let before = outbox.encodedWire(at: 0)
+        outbox.beginLending()  // lending nests
+        outbox.endLending()
+        #expect(outbox.encodedWire(at: 0)?.wire.baseAddress == before?.wire.baseAddress)
+        outbox.endLending()
+        outbox.append(Self.pong)
+        outbox.removeAll()
+        #expect(outbox.isEmpty)
+    }
 }
