@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# flywheeld's benchmarks, every figure in one run (about 8 minutes; on demand, not in CI):
+# flywheeld's benchmarks, every figure in one run (about 11 minutes; on demand, not in CI):
 #
 #   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding | --update-order] [BIN_DIR]
 #
@@ -7,7 +7,7 @@
 # unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
 # harness, the relay, the flooders, the allocation counter), measures (measure.py) and writes the
 # generated tables of Tests/Benchmarks/BENCHMARKS.md (report.py). --check instead measures only the
-# deterministic figures (instruction, syscall and allocation counts; about 4 minutes), compares them
+# deterministic figures (instruction, syscall and allocation counts; about 5 minutes), compares them
 # with baseline.json and exits 1 when one is more than 5 % worse; --update-baseline also writes them to baseline.json;
 # --flooding measures the flooding neighbours alone (BENCH_FLOOD_ROUNDS rounds, default 3; about
 # 3 minutes) and prints that section, for a quiet moment of the machine; --update-order rewrites
