@@ -39,6 +39,10 @@ struct RuntimeDirectoryTests {
     func keepsExistingFolder() throws {
         try Self.withFolder { folder in
             #expect(mkdir(folder + "/flywheel", 0o700) == 0)
+            // Exactly 0700 whatever the process's umask is at this moment: the umask is the
+            // process's, and a listener binding in a test running beside this one changes it for
+            // the moment of its bind (UnixListener), which made mkdir's mode 0600 once.
+            #expect(chmod(folder + "/flywheel", 0o700) == 0)
             _ = try RuntimeDirectory.prepared(forSocket: folder + "/flywheel/flywheel.sock")
             #expect(Self.mode(folder + "/flywheel").map { $0 & 0o7777 } == 0o700)
         }
