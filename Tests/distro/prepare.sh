@@ -2,8 +2,9 @@
 # Prepares the distro lane (README.md beside this file): a Debian 13 (trixie) root made with
 # debootstrap, the base of current Raspberry Pi OS, with Debian's own Swift (swiftlang 6.0.3),
 # libgpiod 2 (libgpiod-dev 2.2.1), libevdev-dev and pkg-config installed in it, as a new user on a
-# current Pi would build Flywheel. Each step runs only when its output is missing, so once done a
-# run takes a fraction of a second.
+# current Pi would build Flywheel, and the C++ library's static archive, which the package's release
+# build links in. Each step runs only when its output is missing, so once done a run takes a
+# fraction of a second.
 #
 # Usage: Tests/distro/prepare.sh
 # Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 2.7 GB, most of it
@@ -49,8 +50,20 @@ install_packages() {
     "${sudo[@]}" mv "$cache/base" "$cache/root"
 }
 
+# The C++ library's static archive, which the release build links in (udev/release-build.sh): the
+# development package of the root's own GCC (Debian's swiftlang depends on gcc, which does not
+# bring it). Installed when the root lacks it, so a root made before it was needed gets it too.
+cxx_archive() {
+    "${sudo[@]}" unshare --mount --propagation private sh -euc '
+        mount -t proc proc "$1/proc"
+        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libstdc++-\$(gcc -dumpversion)-dev && apt-get clean"
+    ' sh "$cache/root" > "$cache/apt-cxx.log" 2>&1 ||
+        { tail -n 30 "$cache/apt-cxx.log" >&2; die "apt-get install of the C++ library's development package in the $suite root failed (log: $cache/apt-cxx.log)"; }
+}
+
 started=$EPOCHREALTIME
 timed "host packages" host_packages
 [ -d "$cache/root" ] || [ -d "$cache/base" ] || timed "debootstrap $suite" debootstrap_root
 [ -d "$cache/root" ] || timed "install ${packages[0]} and the rest" install_packages
+compgen -G "$cache/root/usr/lib/gcc/*/*/libstdc++.a" > /dev/null || timed "install the C++ library's static archive" cxx_archive
 say "Debian $(cat "$cache/root/etc/debian_version") root ready in $cache/root, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"
