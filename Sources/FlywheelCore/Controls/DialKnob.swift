@@ -120,8 +120,8 @@ public struct DialKnob: Sendable {
         return (value, frame.position, frame.velocity)
     }
 
-    /// The knobs' events from `start` on as steps, appended to `out` as `make` makes them; a `began` carries the
-    /// value after the events it came with.
+    /// The knobs' events from `start` on as steps, appended to `out` as `make` makes them; a
+    /// `began` carries the value after the events it came with.
     mutating func appendSteps<Output>(_ events: [KnobGroup.Event], from start: Int, into out: inout [Output], _ make: (Step) -> Output) {
         var began: [(index: Int, timeNanoseconds: Nanoseconds)] = []
         for position in start..<events.count {

@@ -21,7 +21,7 @@ public final class Outbox {
     @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var entryCapacity: Int
     @exclusivity(unchecked) private var entryCount = 0
-    /// While above 0, the bytes are lent out (``lend(_:)``) and the outbox must not change.
+    /// While above 0, the bytes are lent out (``beginLending()``) and the outbox must not change.
     @exclusivity(unchecked) private var lent = 0
     @exclusivity(unchecked) private var others: [ServerMessage] = []
     @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
@@ -33,8 +33,6 @@ public final class Outbox {
     static let keptEntryCapacity = 256
     static let initialEntryCapacity = 16
     static let initialByteCapacity = 4096
-    /// The room a control event's encoding is given (the longest needs less).
-    static let controlEventCapacity = 320
 
     /// An empty outbox, with room for a usual turn made now (the first turn does not grow it).
     public init() {
@@ -79,8 +77,10 @@ public final class Outbox {
     /// Adds a control's event, encoded where it is kept.
     public func append(_ event: ControlEvent) {
         checkNotLent()
-        if byteCapacity - byteCount < Self.controlEventCapacity { grow() }
-        var out = ByteWriter(UnsafeMutableRawBufferPointer(start: bytes + byteCount, count: Self.controlEventCapacity))
+        // The room the one encoder gives a control event (the longest needs less).
+        let room = ServerMessage.controlEventCapacity
+        if byteCapacity - byteCount < room { grow() }
+        var out = ByteWriter(UnsafeMutableRawBufferPointer(start: bytes + byteCount, count: room))
         let seqIndex = event.writeWire(into: &out)
         var frameControl: Control?
         if case .frame(let control, _, _, _, _) = event { frameControl = control }

@@ -208,12 +208,13 @@ public final class SocketServer {
 
     /// Sends each message to every client that wants it.
     public func broadcast(_ messages: [ServerMessage]) {
-        for index in messages.indices {
-            // Read from `messages` where it lies: a copy held for the loop would retain and
-            // release its bytes.
-            messages[index].wire.withUnsafeBytes { wire in
-                broadcast(wire, seqIndex: messages[index].seqIndex, messageClass: messages[index].messageClass) { messages[index] }
-            }
+        for message in messages { broadcast(message) }
+    }
+
+    /// Sends one message to every client that wants it, from its own bytes.
+    func broadcast(_ message: ServerMessage) {
+        message.wire.withUnsafeBytes { wire in
+            broadcast(wire, seqIndex: message.seqIndex, messageClass: message.messageClass) { message }
         }
     }
 
@@ -228,10 +229,7 @@ public final class SocketServer {
             if let (wire, seqIndex) = outbox.encodedWire(at: index) {
                 broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) { outbox.message(at: index) }
             } else {
-                let message = outbox.message(at: index)
-                message.wire.withUnsafeBytes { wire in
-                    broadcast(wire, seqIndex: message.seqIndex, messageClass: message.messageClass) { message }
-                }
+                broadcast(outbox.message(at: index))
             }
         }
     }
