@@ -247,6 +247,7 @@ public final class Daemon {
 
     /// Serves until SIGTERM or SIGINT; then says STOPPING, closes the devices and the socket.
     public func run() throws(ToolError) {
+        HotPathTypes.prepare()
         if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
         do { try manager?.start() } catch { throw ToolError(error) }
         schedule()

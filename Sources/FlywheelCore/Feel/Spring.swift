@@ -166,12 +166,8 @@ public struct SpringMotion: Sendable, Hashable {
             let q = a * b + w * displacement
             let speed = (velocity * velocity + q * q).squareRoot()
             return max(
-                Self.solve(
-                    { amplitude * Elementary.exp(-a * $0) }, tolerance: Self.positionTolerance, decreasingFrom: 0,
-                    crossing: Self.crossing(amplitude: amplitude, rate: a, tolerance: Self.positionTolerance)),
-                Self.solve(
-                    { speed * Elementary.exp(-a * $0) }, tolerance: Self.velocityTolerance, decreasingFrom: 0,
-                    crossing: Self.crossing(amplitude: speed, rate: a, tolerance: Self.velocityTolerance)))
+                Self.decay(amplitude: amplitude, rate: a, tolerance: Self.positionTolerance),
+                Self.decay(amplitude: speed, rate: a, tolerance: Self.velocityTolerance))
         case .critical(let omega, let c):
             // |y| ≤ (|y0| + |c| t) e^(−ωt), decreasing for t ≥ 1/ω − |y0|/|c|;
             // |v| ≤ (|c − ω y0| + ω|c| t) e^(−ωt), decreasing for t ≥ 1/ω − |c − ω y0|/(ω|c|).
@@ -198,6 +194,34 @@ public struct SpringMotion: Sendable, Hashable {
         guard rate > 0, amplitude > 0, amplitude.isFinite else { return nil }
         let seconds = Elementary.log(amplitude / tolerance) / rate
         return seconds.isFinite ? (rate, seconds) : nil
+    }
+
+    /// The least time ≥ 0 at which `amplitude`·e^(−`rate`·t), as evaluated, is within
+    /// `tolerance`: the bisection's answer (``solve(_:tolerance:decreasingFrom:crossing:)``), found
+    /// from the crossing t* = ln(amplitude / tolerance) / rate. The evaluated envelope is
+    /// monotone, so the answer is the one double where it goes from above the tolerance to
+    /// within it; t* is a few ulps from that double, and a walk of as many steps reaches it: two
+    /// to four exps where the bisection needs about twenty-five. A walk that has not arrived
+    /// after 64 steps, and an envelope with no finite crossing, go to the bisection.
+    static func decay(amplitude: Double, rate: Double, tolerance: Double) -> Double {
+        func within(_ t: Double) -> Bool { amplitude * Elementary.exp(-rate * t) <= tolerance }
+        let crossing = Self.crossing(amplitude: amplitude, rate: rate, tolerance: tolerance)
+        if let crossing, crossing.seconds > 0 {
+            var t = crossing.seconds
+            if within(t) {
+                for _ in 0..<64 {
+                    let earlier = t.nextDown
+                    guard earlier > 0, within(earlier) else { return t }
+                    t = earlier
+                }
+            } else {
+                for _ in 0..<64 {
+                    t = t.nextUp
+                    if within(t) { return t }
+                }
+            }
+        }
+        return solve({ amplitude * Elementary.exp(-rate * $0) }, tolerance: tolerance, decreasingFrom: 0, crossing: crossing)
     }
 
     /// How far from the crossing, in rate × seconds, a step is decided without the envelope: the

@@ -2,8 +2,9 @@ import Testing
 @testable import FlywheelCore
 import FlywheelSimulator
 
-/// The settle search decides most of its steps from the envelope's crossing, worked out once;
-/// it must land on exactly the bits the plain bisection lands on, or every golden replay moves.
+/// The settle time is worked out from the envelope's crossing (a walk of a few ulps from it, or a
+/// bisection that decides most of its steps by it); it must land on the bits the plain bisection
+/// lands on, or golden replays move.
 @Suite("The spring's settle search")
 struct SpringTests {
     /// ± 10^[low, high], log-uniform (10^x from the core's own exp, so the test needs no libm).
@@ -20,10 +21,10 @@ struct SpringTests {
         return (a, (spring.displacement * spring.displacement + b * b).squareRoot(), (spring.velocity * spring.velocity + q * q).squareRoot())
     }
 
-    @Test("with the crossing known, the search gives the plain bisection's bits with far fewer exps")
-    func crossingKeepsTheBits() {
-        var generator = SplitMix64(seed: 17)
-        var plainEvaluations = 0, decidedEvaluations = 0
+    /// Calls `body` with the decay rate, the amplitude and the tolerance of both envelopes of 4,000
+    /// seeded under-damped springs, from the slowest and smallest to the fastest and largest.
+    static func forEachEnvelope(seed: UInt64, _ body: (_ rate: Double, _ scale: Double, _ tolerance: Double) -> Void) {
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<4_000 {
             let parameters = SpringParameters(
                 responseSeconds: generator.uniform(0.05...2), damping: generator.uniform(0.1...0.99))
@@ -34,18 +35,52 @@ struct SpringTests {
                 Issue.record("damping \(parameters.damping) is under-damped")
                 continue
             }
-            for (scale, tolerance) in [(amplitude, SpringMotion.positionTolerance), (speed, SpringMotion.velocityTolerance)] {
-                let plain = SpringMotion.solve(
-                    { plainEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0)
-                let decided = SpringMotion.solve(
-                    { decidedEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0,
-                    crossing: SpringMotion.crossing(amplitude: scale, rate: a, tolerance: tolerance))
-                #expect(decided.bitPattern == plain.bitPattern, "scale \(scale) rate \(a) tolerance \(tolerance): \(decided) vs \(plain)")
-            }
+            body(a, amplitude, SpringMotion.positionTolerance)
+            body(a, speed, SpringMotion.velocityTolerance)
+        }
+    }
+
+    @Test("with the crossing known, the search gives the plain bisection's bits with far fewer exps")
+    func crossingKeepsTheBits() {
+        var plainEvaluations = 0, decidedEvaluations = 0
+        Self.forEachEnvelope(seed: 17) { a, scale, tolerance in
+            let plain = SpringMotion.solve(
+                { plainEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0)
+            let decided = SpringMotion.solve(
+                { decidedEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0,
+                crossing: SpringMotion.crossing(amplitude: scale, rate: a, tolerance: tolerance))
+            #expect(decided.bitPattern == plain.bitPattern, "scale \(scale) rate \(a) tolerance \(tolerance): \(decided) vs \(plain)")
         }
         // Every step within 1e-9 of the crossing (in rate × seconds) still evaluates, about
         // twenty of a bisection's fifty: well under half in all.
         #expect(decidedEvaluations * 2 < plainEvaluations, "\(decidedEvaluations) evaluations against \(plainEvaluations)")
+    }
+
+    @Test("from the crossing, a walk of a few ulps lands on the bisection's bits (all but where exp wobbles) with a few exps")
+    func decayKeepsTheBits() {
+        var plainEvaluations = 0, walked = 0, differing = 0
+        Self.forEachEnvelope(seed: 29) { a, scale, tolerance in
+            let plain = SpringMotion.solve(
+                { plainEvaluations += 1; return scale * Elementary.exp(-a * $0) }, tolerance: tolerance, decreasingFrom: 0)
+            let decay = SpringMotion.decay(amplitude: scale, rate: a, tolerance: tolerance)
+            if decay.bitPattern != plain.bitPattern {
+                // Where exp's last bit wobbles, the evaluated envelope is not monotone, and the
+                // bisection and the walk can stop at different crossings of it a few ulps apart:
+                // both within the tolerance, both a millionth of a nanosecond from each other.
+                differing += 1
+                #expect(abs(Int(decay.bitPattern) - Int(plain.bitPattern)) <= 64, "scale \(scale) rate \(a): \(decay) vs \(plain)")
+                #expect(scale * Elementary.exp(-a * decay) <= tolerance)
+                #expect(abs(decay - plain) < 1e-15)
+            }
+            if let crossing = SpringMotion.crossing(amplitude: scale, rate: a, tolerance: tolerance), crossing.seconds > 0 {
+                // How many ulps the walk went from t*: each is one exp.
+                walked += abs(Int(decay.bitPattern) - Int(crossing.seconds.bitPattern)) + 1
+            }
+        }
+        // The same bits in all but fewer than one in a thousand.
+        #expect(differing * 1_000 < 8_000, "\(differing) of 8,000 differ")
+        // About fifty exps a plain bisection, a few a walk.
+        #expect(walked * 8 < plainEvaluations, "\(walked) steps walked against \(plainEvaluations) evaluations")
     }
 
     @Test("a NaN velocity settles where the plain search says (it goes on searching, as it always has)")
