@@ -176,9 +176,12 @@ public final class Daemon {
     }
 
     /// Arms the timer for the earliest deadline of anything.
-    func schedule() {
+    func schedule() { schedule(pipelineDeadline: Self.nextDeadline(of: &pipeline)) }
+
+    /// ``schedule()`` with the pipeline's next deadline known (an advance just worked it out).
+    func schedule(pipelineDeadline: Nanoseconds?) {
         // Without building an array, and the pipeline asked in place (not copied out of the daemon).
-        var earliest = Pipeline.earliest(Self.nextDeadline(of: &pipeline), nextWatchdog)
+        var earliest = Pipeline.earliest(pipelineDeadline, nextWatchdog)
         if let manager {
             earliest = Pipeline.earliest(earliest, manager.nextDeadline)
             if let nextBeat, !manager.openDevices.isEmpty { earliest = Pipeline.earliest(earliest, nextBeat) }
@@ -198,13 +201,15 @@ public final class Daemon {
             let period = Nanoseconds(60e9 / max(1, Double(pipeline.core.tempo.bpm)))
             nextBeat = beat + period * max(1, (now - beat) / period + 1)
         }
-        pipeline.advance(to: now, into: outbox)
+        let pipelineDeadline = pipeline.advance(to: now, into: outbox)
+        let wantedFrames = pipeline.wantsFrames
         deliver()
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
             _ = SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + interval
         }
-        schedule()
+        // The advance's deadline holds unless the sending dropped the last client that wanted frames.
+        schedule(pipelineDeadline: pipeline.wantsFrames == wantedFrames ? pipelineDeadline : Self.nextDeadline(of: &pipeline))
     }
 
     /// Broadcasts the outbox and empties it, keeping its room.

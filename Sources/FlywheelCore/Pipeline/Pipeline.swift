@@ -65,12 +65,15 @@ public struct Pipeline: Sendable {
     }
 
     /// ``advance(to:)``, its messages added to `outbox` (the caller's, kept from turn to turn: the
-    /// event loop's path allocates nothing for its messages).
-    public mutating func advance(to now: Nanoseconds, into outbox: Outbox) {
+    /// event loop's path allocates nothing for its messages). Returns ``nextDeadline`` as it is
+    /// then: the loop has just worked it out, and the caller need not ask again.
+    @discardableResult
+    public mutating func advance(to now: Nanoseconds, into outbox: Outbox) -> Nanoseconds? {
         while true {
             // The controls' deadline asked once a turn: it is most of the search.
             let controlsDue = core.nextDeadline
-            guard let due = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame), due <= now else { break }
+            let next = Self.earliest(Self.earliest(playback?.nextDeadline, controlsDue), nextFrame)
+            guard let due = next, due <= now else { return next }
             if let deadline = controlsDue, deadline == due {
                 step(to: deadline)
                 core.advance(to: deadline, into: outbox)
@@ -82,7 +85,7 @@ public struct Pipeline: Sendable {
             } else if let source = playback?.source, let input = playback!.next(dueBy: due) {
                 route(input, from: source.device, into: outbox)
             } else {
-                break  // a loop restarted: its first item is due later
+                return nextDeadline  // a loop restarted: its first item is due later
             }
             scheduleFrame()
         }

@@ -39,6 +39,25 @@ struct PipelineTests {
         #expect(Self.text(messages) == Self.text(expected))
     }
 
+    @Test("an advance returns the next deadline, as asking afterwards gives it (with frames, without, and woken late or early)")
+    func advanceReturnsTheDeadline() {
+        for frames in [0.0, 60] {
+            for step: Nanoseconds in [0, 1_000_000, 7_000_000, 40_000_000] {
+                var pipeline = Self.playing(frames: frames)
+                let outbox = Outbox()
+                var now: Nanoseconds = 1_000_000_000, wakes = 0
+                while let due = pipeline.nextDeadline {
+                    // Woken at the deadline (step 0) or on a grid that misses it either way.
+                    now = step == 0 ? due : max(now + step, now + 1)
+                    let returned = pipeline.advance(to: now, into: outbox)
+                    #expect(returned == pipeline.nextDeadline, "frames \(frames), step \(step), at \(now)")
+                    wakes += 1
+                }
+                #expect(wakes > 10 && outbox.count > 20)
+            }
+        }
+    }
+
     @Test("frames lie on a grid of the frame period from the first motion, and stop at rest")
     func frameGrid() {
         var pipeline = Self.playing(frames: 50)
