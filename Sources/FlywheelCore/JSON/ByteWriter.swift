@@ -1,22 +1,29 @@
-/// Compact JSON written into a fixed buffer on the stack: how a control's event, the message sent
-/// most often, is encoded without growing an array (``ServerMessage/init(_:)-(ControlEvent)``).
-/// Every write checks the room left; the buffer is sized for the longest such message.
+/// Compact JSON written into a fixed buffer: how a control's event, the message sent most often,
+/// is encoded without growing an array (``ServerMessage/init(_:)-(ControlEvent)``, ``Outbox``).
+///
+/// A writer writes one control event into room for the longest
+/// (``ServerMessage/controlEventCapacity``, which its creation checks). The longest event of each
+/// kind is 64 bytes shorter than that (`ServerMessageWireTests`), so in a release build a write
+/// checks nothing more; a debug build, as the tests run, checks every write against the room.
 struct ByteWriter {
     private let base: UnsafeMutableRawPointer
     private let capacity: Int
     /// Bytes written so far.
     private(set) var count = 0
 
-    /// A writer over `buffer` (its bytes are overwritten from the start).
+    /// A writer over `buffer` (its bytes are overwritten from the start), which must have room for
+    /// the longest control event.
     init(_ buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= ServerMessage.controlEventCapacity, "a control event's buffer has only \(buffer.count) bytes")
         base = buffer.baseAddress!
         capacity = buffer.count
     }
 
-    /// Room for `n` more bytes, or a trap: a message longer than its buffer is a bug.
+    /// Room for `n` more bytes: always there for a control event (checked in a debug build; a
+    /// message longer than its buffer is a bug).
     @inline(__always)
     private func reserve(_ n: Int) {
-        precondition(count &+ n <= capacity, "a message outgrew its \(capacity)-byte buffer")
+        assert(count &+ n <= capacity, "a message outgrew its \(capacity)-byte buffer")
     }
 
     /// Appends `text` (ASCII literal bytes, already JSON: no escaping). The protocol's literals
@@ -80,16 +87,23 @@ struct ByteWriter {
     /// a time, where they belong.
     @inline(__always)
     mutating func writeDecimal(_ value: UInt64) {
-        var digits = 1
-        var bound: UInt64 = 10
-        while digits < 20, value >= bound {
-            digits &+= 1
-            bound &*= 10
-        }
+        let digits = Self.decimalCount(value)
         reserve(digits)
         Self.writeDigits(value, count: digits, endingAt: base + (count &+ digits))
         count &+= digits
     }
+
+    /// How many decimal digits `value` has (1 for 0): its bit length gives the count or one less,
+    /// and one comparison with a power of ten decides which.
+    @inline(__always)
+    static func decimalCount(_ value: UInt64) -> Int {
+        let bits = 64 &- (value | 1).leadingZeroBitCount
+        let guess = (bits &* 1233) &>> 12  // ⌊bits·log₁₀2⌋ (1233/4096 ≈ log₁₀2), 0 … 19
+        return powersOfTen.withUnsafeBufferPointer { guess &+ (value >= $0[guess] ? 1 : 0) }
+    }
+
+    /// 10^k for k = 1 … 19, and 0 in place of 10⁰ (so 0 counts one digit, like every number below 8).
+    static let powersOfTen: [UInt64] = [0] + (1...19).map { k in (0..<k).reduce(1) { product, _ in product * 10 } }
 
     /// Writes the last `count` decimal digits of `value` (leading zeros included) so that they end
     /// at `end`.
@@ -148,7 +162,7 @@ struct ByteWriter {
         }
         var bytes: [UInt8] = []
         JSONValue.appendDouble(value, into: &bytes)
-        reserve(bytes.count)
+        precondition(count &+ bytes.count <= capacity, "a message outgrew its \(capacity)-byte buffer")
         bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         count &+= bytes.count
     }

@@ -33,8 +33,7 @@ public enum Elementary {
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
         // x = m·2^e with m in [√½, √2); log x = e·ln2 + 2·atanh((m−1)/(m+1)).
-        var e = Int(x.exponent)
-        var m = x.significand  // in [1, 2)
+        var (e, m) = binade(x)  // m in [1, 2)
         if m > 1.4142135623730951 {
             m /= 2
             e += 1
@@ -54,6 +53,14 @@ public enum Elementary {
             n += 2
         }
         return Double(e) * ln2Hi + (Double(e) * ln2Lo + 2 * sum)
+    }
+
+    /// `x.exponent` and `x.significand` of a positive finite `x`: a normal number's read from its
+    /// bits (the properties are calls, for the sake of subnormals, which still take them).
+    @inline(__always)
+    static func binade(_ x: Double) -> (exponent: Int, significand: Double) {
+        guard x.isNormal else { return (Int(x.exponent), x.significand) }
+        return (Int(x.exponentBitPattern) - 1023, Double(sign: .plus, exponentBitPattern: 1023, significandBitPattern: x.significandBitPattern))
     }
 
     /// value × 2^k, through at most a few exact multiplications (subnormals handled).

@@ -32,6 +32,19 @@ struct ElementaryTests {
         #expect(Elementary.exp(-800) == 0 && Elementary.exp(800) == .infinity && Elementary.log(0) == -.infinity)
     }
 
+    @Test("log's binade, read from the bits, is the exponent and significand the properties give (normals, subnormals, edges)")
+    func binade() {
+        var values = Self.samples(1e-300...1e300) + Self.samples(0.01...100)
+        values += [
+            .leastNonzeroMagnitude, .leastNormalMagnitude, Double.leastNormalMagnitude.nextDown, Double.leastNormalMagnitude.nextUp,
+            .greatestFiniteMagnitude, 1, Double(1).nextDown, Double(1).nextUp, 2, 0.5, 1.4142135623730951, Double.leastNormalMagnitude / 3, Double.leastNonzeroMagnitude * 7,
+        ]
+        for x in values {
+            let (exponent, significand) = Elementary.binade(x)
+            #expect(exponent == Int(x.exponent) && significand.bitPattern == x.significand.bitPattern, "\(x)")
+        }
+    }
+
     @Test("sin and cos within 1e-15 of libm over ±1000 rad")
     func sinCos() {
         var worst = 0.0

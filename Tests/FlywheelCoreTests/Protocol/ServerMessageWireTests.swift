@@ -98,6 +98,23 @@ struct ServerMessageWireTests {
         }
     }
 
+    @Test("a number's decimal digits are counted from its bit length as its text has them, at every power of two and of ten")
+    func decimalCount() {
+        var values: [UInt64] = [0, .max, .max - 1]
+        for k in 0..<64 { values += [UInt64(1) << k, (UInt64(1) << k) - 1, (UInt64(1) << k) + 1] }
+        var power: UInt64 = 1
+        for _ in 0..<20 {
+            values += [power - 1, power, power + 1]
+            if power <= UInt64.max / 10 { power *= 10 }
+        }
+        var state: UInt64 = 0x243F_6A88_85A3_08D3
+        for _ in 0..<10_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(state >> (state % 64))
+        }
+        for value in values { #expect(ByteWriter.decimalCount(value) == String(value).count, "\(value)") }
+    }
+
     @Test("the longest control event of each class fits the buffer it is written into, with room to spare")
     func longestControlEventFits() {
         // The longest texts: the longest names, integers of 20 characters, doubles of 24
