@@ -188,8 +188,7 @@ public struct KnobEngine: Sendable {
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
     mutating func followHand(at time: Nanoseconds, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
-        // (The two roundings written out: a rounding rule chosen at run time is a generic call.)
-        let landing = bounds.clamp(Int(shown > Double(reportedDetent) ? (shown - 0.6).rounded(.up) : (shown + 0.6).rounded(.down)))
+        let landing = bounds.clamp(shown > Double(reportedDetent) ? Elementary.ceilingInteger(shown - 0.6) : Elementary.floorInteger(shown + 0.6))
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing
             events.append(.detent(reportedDetent, timeNanoseconds: time))

@@ -38,12 +38,12 @@ struct MotionPlan: Sendable, Hashable {
         var target: Int
         let fling = abs(velocity) >= parameters.effectiveMinimumFlingSpeed && velocity != 0
         if fling {
-            target = Int((position + velocity / k).rounded())
+            target = Elementary.nearestInteger(position + velocity / k)
             let direction = velocity > 0 ? 1 : -1
-            let nearest = Int(position.rounded())
+            let nearest = Elementary.nearestInteger(position)
             if (target - nearest) * direction < 1 { target = nearest + direction }
         } else {
-            target = Int(position.rounded())
+            target = Elementary.nearestInteger(position)
         }
         target = bounds.clamp(target)
         // Without a fling the spring only seats the knob on its detent: it carries no more speed

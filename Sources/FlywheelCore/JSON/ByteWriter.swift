@@ -93,17 +93,17 @@ struct ByteWriter {
         count &+= digits
     }
 
-    /// How many decimal digits `value` has (1 for 0): its bit length gives the count or one less,
-    /// and one comparison with a power of ten decides which.
+    /// How many decimal digits `value` has (1 for 0).
     @inline(__always)
     static func decimalCount(_ value: UInt64) -> Int {
-        let bits = 64 &- (value | 1).leadingZeroBitCount
-        let guess = (bits &* 1233) &>> 12  // ⌊bits·log₁₀2⌋ (1233/4096 ≈ log₁₀2), 0 … 19
-        return powersOfTen.withUnsafeBufferPointer { guess &+ (value >= $0[guess] ? 1 : 0) }
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, value >= bound {
+            digits &+= 1
+            bound &*= 10
+        }
+        return digits
     }
-
-    /// 10^k for k = 1 … 19, and 0 in place of 10⁰ (so 0 counts one digit, like every number below 8).
-    static let powersOfTen: [UInt64] = [0] + (1...19).map { k in (0..<k).reduce(1) { product, _ in product * 10 } }
 
     /// Writes the last `count` decimal digits of `value` (leading zeros included) so that they end
     /// at `end`.
@@ -134,9 +134,25 @@ struct ByteWriter {
         let magnitude = UInt64(nanoseconds.magnitude)
         writeDecimal(magnitude / 1_000_000_000)
         reserve(10)
+        let fraction = magnitude % 1_000_000_000
         base.storeBytes(of: UInt8(ascii: "."), toByteOffset: count, as: UInt8.self)
-        Self.writeDigits(magnitude % 1_000_000_000, count: 9, endingAt: base + (count &+ 10))
+        base.storeBytes(of: UInt8(truncatingIfNeeded: 0x30 &+ fraction / 100_000_000), toByteOffset: count &+ 1, as: UInt8.self)
+        base.storeBytes(of: Self.eightDigits(fraction % 100_000_000).littleEndian, toByteOffset: count &+ 2, as: UInt64.self)
         count &+= 10
+    }
+
+    /// The eight decimal digits of `value` (< 10⁸, leading zeros included) as ASCII, the first in
+    /// the lowest byte: split into halves of four digits, pairs and digits in the lanes of one
+    /// word at once. Dividing a lane by 100 is (x·10486) >> 20 for x < 10⁴, and by 10 is
+    /// (x·103) >> 10 for x < 100; no lane's product reaches the next.
+    @inline(__always)
+    static func eightDigits(_ value: UInt64) -> UInt64 {
+        var x = value / 10_000 | (value % 10_000) << 32  // [first four, last four]
+        let hundreds = (x &* 10486) >> 20 & 0x0000_007F_0000_007F
+        x = hundreds | (x &- hundreds &* 100) << 16  // four lanes of two digits
+        let tens = (x &* 103) >> 10 & 0x000F_000F_000F_000F
+        x = tens | (x &- tens &* 10) << 8  // eight lanes of one digit
+        return x | 0x3030_3030_3030_3030
     }
 
     /// Appends `value` as ``JSONValue/encode(into:)`` writes a `.double`.

@@ -98,7 +98,7 @@ struct ServerMessageWireTests {
         }
     }
 
-    @Test("a number's decimal digits are counted from its bit length as its text has them, at every power of two and of ten")
+    @Test("a number's decimal digits are counted as its text has them, at every power of two and of ten")
     func decimalCount() {
         var values: [UInt64] = [0, .max, .max - 1]
         for k in 0..<64 { values += [UInt64(1) << k, (UInt64(1) << k) - 1, (UInt64(1) << k) + 1] }
@@ -113,6 +113,23 @@ struct ServerMessageWireTests {
             values.append(state >> (state % 64))
         }
         for value in values { #expect(ByteWriter.decimalCount(value) == String(value).count, "\(value)") }
+    }
+
+    @Test("eight digits at once are the digits of the number's text, for every value of either half")
+    func eightDigits() {
+        func text(_ value: UInt64) -> String {
+            withUnsafeBytes(of: ByteWriter.eightDigits(value).littleEndian) { String(decoding: $0, as: UTF8.self) }
+        }
+        func padded(_ value: UInt64) -> String { String(repeating: "0", count: 8 - String(value).count) + String(value) }
+        // Each half is worked in its own lanes: every value of each, beside a few of the other.
+        for half in UInt64(0)..<10_000 {
+            for other: UInt64 in [0, 1, 9, 10, 99, 100, 999, 1_000, 5_555, 9_999] {
+                for value in [half * 10_000 + other, other * 10_000 + half] {
+                    #expect(text(value) == padded(value), "\(value)")
+                }
+            }
+        }
+        #expect(text(99_999_999) == "99999999" && text(0) == "00000000" && text(12_345_678) == "12345678")
     }
 
     @Test("the longest control event of each class fits the buffer it is written into, with room to spare")
