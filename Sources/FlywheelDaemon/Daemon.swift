@@ -158,7 +158,6 @@ public final class Daemon {
             if self.pipeline.playback == nil, self.timeline != nil, self.server.clientCount >= self.options.holdUntilClients { self.startPlayback() }
             self.schedule()
         }
-        loop.onTimer { [unowned self] in self.wake() }
         do {
             try loop.register(signals.fd, interest: .readable) { [unowned self] _ in self.handleSignals() }
         } catch {
@@ -262,7 +261,8 @@ public final class Daemon {
             manager?.shutdown()
             server.shutdown()
         }
-        do { try loop.run() } catch { throw ToolError(error) }
+        // The timer's handler lives in this frame, which holds the daemon while the loop runs.
+        do { try loop.run { self.wake() } } catch { throw ToolError(error) }
     }
 
     static func say(_ sentence: String) {

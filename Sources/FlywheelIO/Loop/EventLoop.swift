@@ -115,14 +115,27 @@ public final class EventLoop {
     /// Runs until ``stop()``.
     public func run() throws(SystemError) {
         running = true
-        while running { try wait(timeoutMilliseconds: -1) }
+        while running {
+            let handler = timerHandler  // (as it is now: a handler may set another)
+            try wait(timeoutMilliseconds: -1, onTimer: handler)
+        }
+    }
+
+    /// Runs until ``stop()``, calling `timerHandler` when the armed deadline passes (in place of
+    /// the handler ``onTimer(_:)`` keeps). A handler the loop keeps is retained around every call
+    /// and holds its owner unowned, a check and a release more; one passed here is neither: the
+    /// caller's frame holds what it uses for as long as the loop runs.
+    public func run(onTimer timerHandler: () -> Void) throws(SystemError) {
+        running = true
+        while running { try wait(timeoutMilliseconds: -1, onTimer: timerHandler) }
     }
 
     /// Waits once for readiness or the timer (at most `timeoutMilliseconds`, -1 for no limit) and
     /// runs the handlers of what is ready: for tests that step the loop themselves.
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
         running = true
-        try wait(timeoutMilliseconds: timeoutMilliseconds)
+        let handler = timerHandler
+        try wait(timeoutMilliseconds: timeoutMilliseconds, onTimer: handler)
     }
 
     @exclusivity(unchecked) var events = [epoll_event](repeating: epoll_event(), count: 64)
@@ -135,7 +148,7 @@ public final class EventLoop {
     /// lines than one turn allows comes back after the others).
     public func soon(_ work: @escaping () -> Void) { soonWork.append(work) }
 
-    func wait(timeoutMilliseconds: Int32) throws(SystemError) {
+    func wait(timeoutMilliseconds: Int32, onTimer timerHandler: () -> Void) throws(SystemError) {
         // What this wakeup does after its handlers; what they ask for waits a turn. (Taken only
         // when there is some: a wakeup with none touches no array.)
         var due: [() -> Void]?
