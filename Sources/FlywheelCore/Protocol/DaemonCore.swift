@@ -87,7 +87,9 @@ public struct DaemonCore: Sendable {
         device: DeviceIdentity = .unnamed, acceleration: Bool = true, into outbox: Outbox
     ) {
         var (events, start) = controlEvents.take()
-        advanceEvents(to: time, into: &events)
+        // Nothing happens to a control before its deadline but a held shuttle's run, so only
+        // then are they brought to `time` (a pipeline has done it already: nothing is due).
+        if scrub.shuttleSince != nil || nextDeadline.map({ $0 <= time }) ?? false { advanceEvents(to: time, into: &events) }
         if touching, strip != nil {
             strip!.move(by: detents)
             if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }

@@ -48,6 +48,7 @@ public final class EventLoop {
     deinit {
         close(timer)
         close(epoll)
+        events.deallocate()
     }
 
     func add(_ fd: Int32, events: UInt32) throws(SystemError) {
@@ -138,7 +139,10 @@ public final class EventLoop {
         try wait(timeoutMilliseconds: timeoutMilliseconds, onTimer: handler)
     }
 
-    @exclusivity(unchecked) var events = [epoll_event](repeating: epoll_event(), count: 64)
+    /// Room for the events one `epoll_wait` reports (allocated once: an array passed `inout` to the
+    /// call is checked for uniqueness at every wake-up).
+    static let eventCapacity = 64
+    let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: eventCapacity)
 
     /// Work to do after this wakeup's handlers, before the loop sleeps again (see ``soon(_:)``).
     @exclusivity(unchecked) var soonWork: [() -> Void] = []
@@ -157,7 +161,7 @@ public final class EventLoop {
             soonWork = []
         }
         let count = try Syscall.call("epoll_wait", "the event loop") {
-            epoll_wait(epoll, &events, Int32(events.count), due == nil ? timeoutMilliseconds : 0)
+            epoll_wait(epoll, events, Int32(Self.eventCapacity), due == nil ? timeoutMilliseconds : 0)
         }
         defer { if let due { for work in due where running { work() } } }
         wakeups += 1
