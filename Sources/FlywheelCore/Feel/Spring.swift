@@ -202,11 +202,12 @@ public struct SpringMotion: Sendable, Hashable {
     /// monotone, so the answer is the one double where it goes from above the tolerance to
     /// within it; t* is a few ulps from that double, and a walk of as many steps reaches it: two
     /// to four exps where the bisection needs about twenty-five. A walk that has not arrived
-    /// after 64 steps, and an envelope with no finite crossing, go to the bisection.
+    /// after 64 steps, an envelope with no finite crossing, and a crossing past
+    /// ``walkedSecondsLimit`` go to the bisection.
     static func decay(amplitude: Double, rate: Double, tolerance: Double) -> Double {
         func within(_ t: Double) -> Bool { amplitude * Elementary.exp(-rate * t) <= tolerance }
         let crossing = Self.crossing(amplitude: amplitude, rate: rate, tolerance: tolerance)
-        if let crossing, crossing.seconds > 0 {
+        if let crossing, crossing.seconds > 0, crossing.seconds < Self.walkedSecondsLimit {
             var t = crossing.seconds
             if within(t) {
                 for _ in 0..<64 {
@@ -223,6 +224,12 @@ public struct SpringMotion: Sendable, Hashable {
         }
         return solve({ amplitude * Elementary.exp(-rate * $0) }, tolerance: tolerance, decreasingFrom: 0, crossing: crossing)
     }
+
+    /// The latest crossing the walk looks for: the bisection doubles its upper end from 1 ms and
+    /// gives up past 10⁶ s, returning that end (2²⁹ ms is the last below it), so a crossing from
+    /// there on is left to it and its answer stays what it was. (A spring the configuration
+    /// accepts settles within an hour.)
+    static let walkedSecondsLimit = 1e-3 * 536_870_912.0
 
     /// How far from the crossing, in rate × seconds, a step is decided without the envelope: the
     /// envelope's ratio to the tolerance there is e^(±1e-9), while the error of evaluating it (an

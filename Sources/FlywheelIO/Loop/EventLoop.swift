@@ -115,11 +115,8 @@ public final class EventLoop {
 
     /// Runs until ``stop()``.
     public func run() throws(SystemError) {
-        running = true
-        while running {
-            let handler = timerHandler  // (as it is now: a handler may set another)
-            try wait(timeoutMilliseconds: -1, onTimer: handler)
-        }
+        // The kept handler as it is when the timer fires (a handler may set another).
+        try run { self.timerHandler() }
     }
 
     /// Runs until ``stop()``, calling `timerHandler` when the armed deadline passes (in place of
@@ -135,8 +132,7 @@ public final class EventLoop {
     /// runs the handlers of what is ready: for tests that step the loop themselves.
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
         running = true
-        let handler = timerHandler
-        try wait(timeoutMilliseconds: timeoutMilliseconds, onTimer: handler)
+        try wait(timeoutMilliseconds: timeoutMilliseconds) { self.timerHandler() }
     }
 
     /// Room for the events one `epoll_wait` reports (allocated once: an array passed `inout` to the

@@ -83,6 +83,17 @@ struct SpringTests {
         #expect(walked * 8 < plainEvaluations, "\(walked) steps walked against \(plainEvaluations) evaluations")
     }
 
+    @Test("a spring too slow to settle within 10⁶ s gets the bisection's capped answer, not its true crossing (so no time overflows)")
+    func slowestSettle() {
+        for rate in [3.1e-10, 1e-8, 1e-5, 1.2e-5, 1.4e-5, 2e-5] {
+            let plain = SpringMotion.solve({ Elementary.exp(-rate * $0) }, tolerance: 1e-3, decreasingFrom: 0)
+            #expect(SpringMotion.decay(amplitude: 1, rate: rate, tolerance: 1e-3).bitPattern == plain.bitPattern, "rate \(rate)")
+        }
+        // The slowest a configuration accepts (response 2 s, damping 0.1) settles within an hour.
+        let slowest = SpringMotion(from: 0, velocity: 1e5, to: 0, parameters: SpringParameters(responseSeconds: 2, damping: 0.1))
+        #expect(slowest.settleSeconds < 3_600)
+    }
+
     @Test("a NaN velocity settles where the plain search says (it goes on searching, as it always has)")
     func nanVelocity() {
         let spring = SpringMotion(from: 1, velocity: .nan, to: 0, parameters: .standard)
