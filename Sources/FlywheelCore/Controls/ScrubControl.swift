@@ -70,6 +70,10 @@ public struct ScrubControl: Sendable {
         return emit(scrubber.commit(at: due))
     }
 
+    /// Whether advancing changes the scrub before its ``nextDeadline``: a held shuttle ring runs it
+    /// all the time (every other change waits for a deadline).
+    var runsBetweenDeadlines: Bool { shuttleSince != nil }
+
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
     @inline(__always)

@@ -5,7 +5,7 @@ extension Elementary {
     /// `Int(x.rounded())` (half away from zero), from the integer part and the fraction: on x86-64
     /// without SSE 4.1, `rounded()` is a call into the C library.
     @inline(__always)
-    public static func nearestInteger(_ x: Double) -> Int {
+    static func nearestInteger(_ x: Double) -> Int {
         guard abs(x) < exactIntegerBound else { return Int(x.rounded()) }
         let whole = Int(x)  // toward zero
         let fraction = x - Double(whole)  // exact
@@ -14,7 +14,7 @@ extension Elementary {
 
     /// `Int(x.rounded(.up))`, as ``nearestInteger(_:)``.
     @inline(__always)
-    public static func ceilingInteger(_ x: Double) -> Int {
+    static func ceilingInteger(_ x: Double) -> Int {
         guard abs(x) < exactIntegerBound else { return Int(x.rounded(.up)) }
         let whole = Int(x)
         return Double(whole) < x ? whole &+ 1 : whole
@@ -22,7 +22,7 @@ extension Elementary {
 
     /// `Int(x.rounded(.down))`, as ``nearestInteger(_:)``.
     @inline(__always)
-    public static func floorInteger(_ x: Double) -> Int {
+    static func floorInteger(_ x: Double) -> Int {
         guard abs(x) < exactIntegerBound else { return Int(x.rounded(.down)) }
         let whole = Int(x)
         return Double(whole) > x ? whole &- 1 : whole

@@ -87,9 +87,8 @@ public struct DaemonCore: Sendable {
         device: DeviceIdentity = .unnamed, acceleration: Bool = true, into outbox: Outbox
     ) {
         var (events, start) = controlEvents.take()
-        // Nothing happens to a control before its deadline but a held shuttle's run, so only
-        // then are they brought to `time` (a pipeline has done it already: nothing is due).
-        if scrub.shuttleSince != nil || nextDeadline.map({ $0 <= time }) ?? false { advanceEvents(to: time, into: &events) }
+        // Brought to `time` only when that changes something (a pipeline has done it already).
+        if changesWhenAdvanced(to: time) { advanceEvents(to: time, into: &events) }
         if touching, strip != nil {
             strip!.move(by: detents)
             if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
@@ -102,6 +101,13 @@ public struct DaemonCore: Sendable {
         }
         for position in start..<events.count { outbox.append(events[position]) }
         controlEvents.giveBack(&events)
+    }
+
+    /// Whether bringing the controls to `time` changes anything: something is due by then, or the
+    /// scrub runs between its deadlines (a held shuttle ring).
+    @inline(__always)
+    func changesWhenAdvanced(to time: Nanoseconds) -> Bool {
+        scrub.runsBetweenDeadlines || nextDeadline.map { $0 <= time } ?? false
     }
 
     /// The controls' events of one turn (taken out while the controls append to it).
