@@ -33,6 +33,14 @@ public final class EventLoop {
     @exclusivity(unchecked) var running = false
     /// The deadline the timer is armed for, if any.
     @exclusivity(unchecked) public private(set) var armedDeadline: Nanoseconds?
+    /// The timer expired and its expiry was not read: the next setting clears it, as
+    /// timerfd_settime(2) does, so a wake-up whose handler sets the timer again costs that one
+    /// call and no `read`. One that does not is read after the handler (else epoll would report
+    /// the timer ready at every wake-up).
+    @exclusivity(unchecked) var timerExpired = false
+    /// How many times the timer was set: an expiry epoll reported before a setting in the same
+    /// wake-up is stale (the setting cleared it).
+    @exclusivity(unchecked) var timerSettings = 0
     /// How many times `epoll_wait` returned: the daemon's wakeups.
     @exclusivity(unchecked) public private(set) var wakeups = 0
 
@@ -92,8 +100,10 @@ public final class EventLoop {
     /// failure timerfd_settime(2) has for a valid timer is EINVAL for a bad time, which a clamped
     /// deadline cannot be: a failure here is a bug.
     public func arm(at deadline: Nanoseconds?) {
-        guard deadline != armedDeadline else { return }
+        guard deadline != armedDeadline || timerExpired else { return }
         armedDeadline = deadline
+        timerExpired = false
+        timerSettings &+= 1
         var spec = Self.timerSpec(at: deadline)
         do {
             _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
@@ -161,20 +171,31 @@ public final class EventLoop {
         }
         defer { if let due { for work in due where running { work() } } }
         wakeups += 1
+        let settingsAtWait = timerSettings
         for index in 0..<Int(count) {
             let fd = events[index].data.fd
             let ready = Readiness(rawValue: events[index].events)
             if fd == timer {
-                var expirations: UInt64 = 0
-                // wouldBlock: the timer was re-armed between epoll_wait and here; nothing expired.
-                guard case .processed = try Syscall.nonBlocking("read", "the event loop's timer", { read(timer, &expirations, 8) }) else { continue }
+                // Set again by a handler before this one (between epoll_wait and here): that
+                // setting cleared the expiry epoll reported, and the timer is armed as it says.
+                guard timerSettings == settingsAtWait else { continue }
                 armedDeadline = nil
+                timerExpired = true
                 timerHandler()
+                if timerExpired { try clearTimer() }
             } else if let handler = handlers[fd] {
                 handler(ready)
             }
             if !running { break }
         }
+    }
+
+    /// Reads the timer's expiry when nothing set the timer after it: epoll reports it no more.
+    func clearTimer() throws(SystemError) {
+        var expirations: UInt64 = 0
+        // (wouldBlock cannot happen: the expiry is there, and nothing but this reads it.)
+        _ = try Syscall.nonBlocking("read", "the event loop's timer") { read(timer, &expirations, 8) }
+        timerExpired = false
     }
 
     /// Drops every handler (they often capture the loop itself: this breaks the cycle when a tool

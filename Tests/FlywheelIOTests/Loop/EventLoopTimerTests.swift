@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import FlywheelCore
 @testable import FlywheelIO
@@ -40,5 +41,65 @@ struct EventLoopTimerTests {
         try loop.run()
         loop.removeAllHandlers()
         #expect(calls == ["first", "second"])
+    }
+
+    @Test("an expiry is cleared by the handler's next setting, or read when the handler sets nothing: it comes once")
+    func expiryComesOnce() throws {
+        let loop = try EventLoop()
+        var calls = 0
+        loop.onTimer {
+            calls += 1
+            // The first time set again far off (the setting clears the expiry, no read), the
+            // second time left alone (the expiry is read after the handler).
+            if calls == 1 { loop.arm(at: MonotonicClock.now() + 3_600_000_000_000) }
+        }
+        loop.arm(at: MonotonicClock.now())
+        try loop.runOnce(timeoutMilliseconds: -1)
+        #expect(calls == 1 && !loop.timerExpired)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(calls == 1)  // not reported again: the setting cleared it
+        loop.arm(at: MonotonicClock.now())
+        try loop.runOnce(timeoutMilliseconds: -1)
+        #expect(calls == 2 && !loop.timerExpired && loop.armedDeadline == nil)
+        for _ in 0..<3 { try loop.runOnce(timeoutMilliseconds: 0) }
+        #expect(calls == 2)  // read once the handler left it: not reported at every wake-up
+        // Set to rest (nil) by its handler: the setting that disarms it clears it too.
+        loop.onTimer {
+            calls += 1
+            loop.arm(at: nil)
+        }
+        loop.arm(at: MonotonicClock.now())
+        try loop.runOnce(timeoutMilliseconds: -1)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(calls == 3 && !loop.timerExpired)
+        loop.removeAllHandlers()
+    }
+
+    @Test("an expiry reported in the same wake-up as a handler that sets the timer again is not delivered")
+    func staleExpiry() throws {
+        let loop = try EventLoop()
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var order: [String] = []
+        loop.onTimer { order.append("timer") }
+        try loop.register(ends[0], interest: .readable) { _ in
+            var byte: UInt8 = 0
+            _ = read(ends[0], &byte, 1)
+            order.append("descriptor")
+            loop.arm(at: MonotonicClock.now() + 3_600_000_000_000)
+        }
+        // The descriptor is ready first, then the timer (set in the past: it expires at once).
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        loop.arm(at: 1)
+        try loop.runOnce(timeoutMilliseconds: -1)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        // The timer's handler may come first (epoll's order is not promised); after the
+        // descriptor's handler set the timer an hour off, never.
+        #expect(order.contains("descriptor"))
+        #expect(order.last == "descriptor")
+        #expect(loop.armedDeadline != nil && !loop.timerExpired)
+        loop.removeAllHandlers()
     }
 }
