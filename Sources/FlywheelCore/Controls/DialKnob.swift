@@ -123,15 +123,20 @@ public struct DialKnob: Sendable {
     /// The knobs' events from `start` on as steps, appended to `out` as `make` makes them; a
     /// `began` carries the value after the events it came with.
     mutating func appendSteps<Output>(_ events: [KnobGroup.Event], from start: Int, into out: inout [Output], _ make: (Step) -> Output) {
-        // Each `began`'s place in `out` and its time, two numbers a step: an array of Ints, whose
-        // type is ready long before a knob's first turn (an array of pairs would have its type
-        // built then, some 9,000 instructions on the first detent's latency).
-        var began: [Int] = []
+        // Each `began`'s place in `out` and its time. One a turn is the rule (a gesture begins
+        // once), kept in two plain numbers; an array, two Ints a step, only for more (an array
+        // kept for every turn costs its release even empty).
+        var firstBegan: (position: Int, timeNanoseconds: Nanoseconds)?
+        var moreBegan: [Int] = []
         for position in start..<events.count {
             switch events[position] {
             case .began(let t):
-                began.append(out.count)
-                began.append(Int(t))
+                if firstBegan == nil {
+                    firstBegan = (out.count, t)
+                } else {
+                    moreBegan.append(out.count)
+                    moreBegan.append(Int(t))
+                }
                 out.append(make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)))
             case .moved(let delta, let t):
                 let next = index(detent + delta)
@@ -144,8 +149,10 @@ public struct DialKnob: Sendable {
                 out.append(make(Step(value: value, detent: detent, phase: .settled, timeNanoseconds: t)))
             }
         }
-        for pair in stride(from: 0, to: began.count, by: 2) {
-            out[began[pair]] = make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: Nanoseconds(began[pair + 1])))
+        guard let firstBegan else { return }
+        out[firstBegan.position] = make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: firstBegan.timeNanoseconds))
+        for pair in stride(from: 0, to: moreBegan.count, by: 2) {
+            out[moreBegan[pair]] = make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: Nanoseconds(moreBegan[pair + 1])))
         }
     }
 }

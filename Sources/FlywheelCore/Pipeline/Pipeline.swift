@@ -82,8 +82,13 @@ public struct Pipeline: Sendable {
                 core.frames(at: frame, into: outbox)
                 lastFrame = frame
                 nextFrame = nil
-            } else if let source = playback?.source, let input = playback!.next(dueBy: due) {
-                route(input, from: source.device, into: outbox)
+            } else if let input = playback?.next(dueBy: due) {
+                // The playback's device, lent to the routing unretained: the playback holds it
+                // (its source is a constant the routing never reaches), so no retain and
+                // release of the source and the device at every item.
+                Unmanaged.passUnretained(playback.unsafelyUnwrapped.source)._withUnsafeGuaranteedRef { source in
+                    route(input, from: source.device, into: outbox)
+                }
             } else {
                 return nextDeadline  // a loop restarted: its first item is due later
             }
