@@ -21,18 +21,34 @@ final class ClientConnection {
     /// are not checked for exclusivity at run time: every one is on the loop's thread, none holds
     /// it across a call that could reach it again, and the check (a `swift_beginAccess` on every
     /// delivered line) was a fifth of a line's cost.
-    @exclusivity(unchecked) var queue: [Pending] = []
+    @exclusivity(unchecked) var queue: [Pending] = [] {
+        didSet { refreshAtOnceMask() }
+    }
     var offset = 0
     var discreteQueued = 0
-    var seq: UInt64 = 0
-    /// The last seq written at once, in decimal (``SeqDigits``); unchecked as ``queue`` is.
+    /// The last seq given to a line (written or queued), with its digits (``SeqDigits``);
+    /// unchecked as ``queue`` is.
     @exclusivity(unchecked) var seqDigits = SeqDigits()
+    /// The last seq given to a line (written or queued).
+    var seq: UInt64 {
+        get { seqDigits.value }
+        set { seqDigits.set(newValue) }
+    }
     var subscription = Subscription() {
-        didSet { classMask = subscription.classMask }
+        didSet {
+            classMask = subscription.classMask
+            refreshAtOnceMask()
+        }
     }
     /// The subscription as asked on every delivered line (``Subscription/classMask``).
     private var classMask = Subscription().classMask
-    var closeAfterFlush = false
+    /// The classes a broadcast writes to it at once, with no other check (``sendsAtOnce(_:)``):
+    /// its subscription's while nothing waits to be written and it is neither closing nor
+    /// dropped, none otherwise. Kept up to date by every change of those; unchecked as ``queue`` is.
+    @exclusivity(unchecked) private(set) var atOnceMask: UInt32 = 0
+    var closeAfterFlush = false {
+        didSet { refreshAtOnceMask() }
+    }
     /// The client shut down its sending side (or closed): nothing more to read, but it may still
     /// be listening (`socat` after its input ends).
     var readClosed = false
@@ -41,7 +57,9 @@ final class ClientConnection {
     /// Whether the loop watches it for input (until it shuts its sending side).
     var readArmed = true
     /// Whether the server has let it go (closed and forgotten).
-    var dropped = false
+    var dropped = false {
+        didSet { refreshAtOnceMask() }
+    }
     /// Pacing (``SocketServer/mayProceed(_:)``): when its window began, what it has used of it,
     /// and whether it waits for the window's end (not read meanwhile).
     var windowStart: Nanoseconds = 0
@@ -59,11 +77,22 @@ final class ClientConnection {
     /// Bytes read from one client in one loop turn, so a flooding client cannot starve the others.
     static let readBudget = 16 * 1024
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) {
+        self.fd = fd
+        refreshAtOnceMask()
+    }
 
     /// Whether this client wants messages of `messageClass` (the protocol's delivery rules:
     /// ``Subscription``).
     func wants(_ messageClass: MessageClass) -> Bool { classMask & messageClass.bit != 0 }
+
+    /// Whether a message of `messageClass` is written to it at once (``sendAtOnce(as:message:)``):
+    /// it wants it, nothing waits before it, and it is neither closing nor dropped. One test on a
+    /// delivered line; when false, the broadcast asks the rest one by one.
+    @inline(__always)
+    func sendsAtOnce(_ messageClass: MessageClass) -> Bool { atOnceMask & messageClass.bit != 0 }
+
+    private func refreshAtOnceMask() { atOnceMask = dropped || closeAfterFlush || !queue.isEmpty ? 0 : classMask }
 
     /// Queues a message; false when the discrete queue is full (the client stopped reading).
     /// A message with a coalescing key (a frame, a state change a command broadcast) replaces an
@@ -74,7 +103,7 @@ final class ClientConnection {
             if let index = queue.indices.last(where: { $0 >= firstUnsent && queue[$0].key == key }) {
                 let counted = queue[index].counted
                 queue.remove(at: index)
-                seq += 1
+                seqDigits.countUp()
                 queue.append(Pending(message: message, seq: seq, counted: counted))
                 return true
             }
@@ -84,7 +113,7 @@ final class ClientConnection {
             guard discreteQueued < limit else { return false }
             discreteQueued += 1
         }
-        seq += 1
+        seqDigits.countUp()
         queue.append(Pending(message: message, seq: seq, counted: counted))
         return true
     }
@@ -99,15 +128,23 @@ final class ClientConnection {
     @inline(__always)
     func sendNow(as line: inout OutgoingLine, message: () -> ServerMessage) -> SendNowResult {
         guard queue.isEmpty else { return .notSent }
-        let next = seq &+ 1  // (2⁶⁴ lines are never sent: no overflow check on every line)
-        let written = line.send(digits: seqDigits.digits(of: next), to: fd)
-        guard written > 0 else { return .notSent }
-        seq = next
+        return sendAtOnce(as: &line, message: message)
+    }
+
+    /// ``sendNow(as:message:)`` where nothing waits to be written (``sendsAtOnce(_:)`` said so).
+    @inline(__always)
+    func sendAtOnce(as line: inout OutgoingLine, message: () -> ServerMessage) -> SendNowResult {
+        seqDigits.countUp()
+        let written = line.send(digits: seqDigits.digits, to: fd)
+        guard written > 0 else {
+            seqDigits.set(seq &- 1)  // not sent: the seq goes to the line the caller queues
+            return .notSent
+        }
         if written == line.count { return .sent }
         let message = message()
         let counted = !message.isFrame
         if counted { discreteQueued += 1 }
-        queue.append(Pending(message: message, seq: next, counted: counted))
+        queue.append(Pending(message: message, seq: seq, counted: counted))
         offset = written
         return .partlySent
     }

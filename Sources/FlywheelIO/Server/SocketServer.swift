@@ -242,12 +242,21 @@ public final class SocketServer {
         let everyone = clientList  // as it is now: a client dropped on the way is skipped
         OutgoingLine.with(wire, seqIndex: seqIndex) { line in
             everyone.withUnsafeBufferPointer { clients in
-                for slot in clients.indices {
+                guard var slot = clients.baseAddress else { return }
+                let end = slot + clients.count
+                while slot != end {
                     // `everyone` holds each client for the loop: lent to the send unretained, no
                     // retain and release per line (and no bounds check: the slots are its own).
-                    Unmanaged.passUnretained(clients[slot])._withUnsafeGuaranteedRef { client in
-                        if client.wants(messageClass) { send(as: &line, to: client, message: message) }
+                    Unmanaged.passUnretained(slot.pointee)._withUnsafeGuaranteedRef { client in
+                        if client.sendsAtOnce(messageClass) {
+                            // The usual case, one test: written at once, nothing queued.
+                            let result = client.sendAtOnce(as: &line, message: message)
+                            if result != .sent { finish(result, to: client, message: message) }
+                        } else if client.wants(messageClass) {
+                            send(as: &line, to: client, message: message)
+                        }
                     }
+                    slot += 1
                 }
             }
         }
@@ -258,12 +267,19 @@ public final class SocketServer {
     }
 
     /// Sends the message laid out as `line` to `client`: at once when nothing waits before it,
-    /// else queued behind what does (`message` is asked for then).
-    @inline(__always)
+    /// else queued behind what does (`message` is asked for then). Not on a broadcast's usual
+    /// path (``ClientConnection/sendsAtOnce(_:)``): kept out of its loop.
+    @inline(never)
     func send(as line: inout OutgoingLine, to client: ClientConnection, message: () -> ServerMessage) {
         guard !client.dropped, !client.closeAfterFlush else { return }
-        // Nothing waiting before it: written at once, nothing queued (the usual case).
-        switch client.sendNow(as: &line, message: message) {
+        finish(client.sendNow(as: &line, message: message), to: client, message: message)
+    }
+
+    /// After a send that did not write the whole line: the rest queued (partly sent) or the line
+    /// queued (not sent), then as much written as the socket takes.
+    @inline(never)
+    func finish(_ result: ClientConnection.SendNowResult, to client: ClientConnection, message: () -> ServerMessage) {
+        switch result {
         case .sent: return
         case .partlySent: break
         case .notSent:
@@ -278,7 +294,7 @@ public final class SocketServer {
         let inFlight = client.offset > 0 ? Array(client.queue.prefix(1)) : []
         client.queue = inFlight
         client.discreteQueued = inFlight.filter(\.counted).count
-        client.seq += 1
+        client.seqDigits.countUp()
         client.queue.append(ClientConnection.Pending(message: DaemonCore.error(
             .queueOverflow, sentence ?? "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
             at: MonotonicClock.now()), seq: client.seq, counted: true))

@@ -251,4 +251,70 @@ struct ClientConnectionWireTests {
         #expect(received == expected)
         #expect(String(decoding: received, as: UTF8.self).contains("\"seq\":100029,"))
     }
+
+    @Test("a broadcast's one test (sendsAtOnce) is true exactly when the client wants the class, nothing waits and it is neither closing nor dropped")
+    func atOnceMask() {
+        let (server, peer) = ClientConnectionTests.pair()
+        defer { close(server); close(peer) }
+        let client = ClientConnection(fd: server)
+        let queued = ServerMessage(.error(.unavailable, message: "queued"), at: 0)
+        let subscriptions = [Subscription(), Subscription(classes: [.tempo], frames: true), Subscription(classes: [], frames: false)]
+        for subscription in subscriptions {
+            for dropped in [false, true] {
+                for closing in [false, true] {
+                    for waiting in [false, true] {
+                        // Each change made the way the server makes it, in a different order each time.
+                        client.queue = []
+                        client.discreteQueued = 0
+                        client.dropped = dropped
+                        client.subscription = subscription
+                        if waiting { #expect(client.enqueue(queued, limit: 10)) }
+                        client.closeAfterFlush = closing
+                        for messageClass in MessageClass.allCases {
+                            let expected = client.wants(messageClass) && !dropped && !closing && !waiting
+                            #expect(client.sendsAtOnce(messageClass) == expected, "\(messageClass) \(subscription) \(dropped) \(closing) \(waiting)")
+                        }
+                        client.dropped = false
+                        client.closeAfterFlush = false
+                    }
+                }
+            }
+        }
+        // The queue emptied by writing it out: at once again.
+        client.subscription = Subscription()
+        #expect(client.enqueue(queued, limit: 10))
+        #expect(!client.sendsAtOnce(.tempo))
+        #expect(client.flush() == .done)
+        #expect(client.sendsAtOnce(.tempo))
+    }
+
+    @Test("lines written at once until the socket is full, then queued: every seq once, in order, none skipped")
+    func seqAcrossAFullSocket() {
+        let (server, peer) = ClientConnectionTests.pair()
+        defer { close(server); close(peer) }
+        let client = ClientConnection(fd: server)
+        var results: [ClientConnection.SendNowResult] = []
+        for index in 0..<400 {
+            let message = ServerMessage(ControlEvent.tempo(bpm: 120, value: index, phase: .moved, timeNanoseconds: Int64(index)))
+            OutgoingLine.with(message) { line in
+                let result = client.sendNow(as: &line) { message }
+                results.append(result)
+                if result == .notSent { #expect(client.enqueue(message, limit: 1000)) }
+            }
+        }
+        // The small socket took some at once, then one in part or none, then the rest waited.
+        #expect(results.first == .sent && results.contains(.notSent))
+        #expect(client.seq == 400)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while client.flush() != .done || received.filter({ $0 == 10 }).count < 400 {
+            let n = recv(peer, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { received += buffer[0..<n] }
+        }
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 400)
+        for (index, line) in lines.enumerated() {
+            #expect(line.hasPrefix(#"{"class":"tempo","seq":\#(index + 1),"bpm":120,"value":\#(index),"#), "\(line)")
+        }
+    }
 }
