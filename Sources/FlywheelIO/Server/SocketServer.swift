@@ -225,9 +225,14 @@ public final class SocketServer {
         // the sending reaches (a client dropped, its subscriptions changed) can change it meanwhile.
         outbox.beginLending()
         defer { outbox.endLending() }
+        // The message, for a client that must keep it, is asked of the outbox unretained: the
+        // caller holds it throughout, and a closure holding it would retain it at every message.
+        let lent = Unmanaged.passUnretained(outbox)
         for index in 0..<outbox.count {
             if let (wire, seqIndex) = outbox.encodedWire(at: index) {
-                broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) { outbox.message(at: index) }
+                broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) {
+                    lent._withUnsafeGuaranteedRef { $0.message(at: index) }
+                }
             } else {
                 broadcast(outbox.message(at: index))
             }
