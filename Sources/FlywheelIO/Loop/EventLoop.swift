@@ -159,6 +159,9 @@ public final class EventLoop {
     public func soon(_ work: @escaping () -> Void) { soonWork.append(work) }
 
     func wait(timeoutMilliseconds: Int32, onTimer timerHandler: () -> Void) throws(SystemError) {
+        // Waiting from within the timer's handler (a loop stepped inside it), its expiry still
+        // unread: read now, or epoll would report the same expiry again.
+        if timerExpired { try clearTimer() }
         // What this wakeup does after its handlers; what they ask for waits a turn. (Taken only
         // when there is some: a wakeup with none touches no array.)
         var due: [() -> Void]?

@@ -102,4 +102,19 @@ struct EventLoopTimerTests {
         #expect(loop.armedDeadline != nil && !loop.timerExpired)
         loop.removeAllHandlers()
     }
+
+    @Test("a loop stepped again inside the timer's handler does not get the same expiry twice")
+    func nestedWait() throws {
+        let loop = try EventLoop()
+        var calls = 0
+        loop.onTimer {
+            calls += 1
+            if calls == 1 { try? loop.runOnce(timeoutMilliseconds: 0) }
+        }
+        loop.arm(at: MonotonicClock.now())
+        try loop.runOnce(timeoutMilliseconds: -1)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(calls == 1 && !loop.timerExpired)
+        loop.removeAllHandlers()
+    }
 }
