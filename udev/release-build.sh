@@ -14,11 +14,10 @@
 #   400 KiB of PSS for the few functions the runtime calls; linked in, they cost their own size.
 #   The symbols stay private (the runtime links with --exclude-libs ALL);
 # - each function in its own section (-function-sections), so that the daemon's link can place
-#   the functions it runs together (Package.swift, udev/flywheeld.order);
-# - with cross-module optimisation (-cross-module-optimization): the I/O module and the daemon
-#   call the core's small accessors (an outbox's, a pipeline's) on every delivered message, and
-#   can inline them only when the core's bodies are visible to them (about 47 instructions an
-#   event, Tests/Benchmarks/BENCHMARKS.md).
+#   the functions it runs together (Package.swift, udev/flywheeld.order). Not with cross-module
+#   optimisation (-cross-module-optimization): Debian 13's Swift 6.0.3 stops with a SIL
+#   verification failure on it (a key path in a serialised function), and the package is built
+#   with that compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build
@@ -32,7 +31,7 @@ while [ $# -gt 0 ]; do
 done
 
 options=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
-    -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -cross-module-optimization)
+    -Xswiftc -Xfrontend -Xswiftc -function-sections)
 bin=$(swift build "${options[@]}" --show-bin-path)
 if [ ${#products[@]} -gt 0 ]; then
     # The C++ library's archive, as the C compiler finds it (g++'s folder for this Debian release).

@@ -5,32 +5,35 @@
 /// both. A message a client must queue is copied out then (``message(at:)``).
 public final class Outbox {
     /// Where one message is: a span of ``bytes`` or one of ``others``.
+    @usableFromInline
     struct Entry {
-        var messageClass: MessageClass
+        @usableFromInline var messageClass: MessageClass
         /// For a frame, its control (what it coalesces by); nil for any other message.
-        var frameControl: Control?
+        @usableFromInline var frameControl: Control?
         /// The index in ``others``, or -1 when the message is in ``bytes``.
-        var other: Int
-        var start: Int
-        var seqIndex: Int
-        var end: Int
+        @usableFromInline var other: Int
+        @usableFromInline var start: Int
+        @usableFromInline var seqIndex: Int
+        @usableFromInline var end: Int
     }
 
     // Not checked for exclusivity at run time (a check is two runtime calls an access): an
     // outbox is one turn's, filled and read by one thread, and no access to it reaches it again.
-    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
-    @exclusivity(unchecked) private var entryCapacity: Int
-    @exclusivity(unchecked) private var entryCount = 0
+    // Visible to the accessors inlined where the broadcast and the daemon call them (at every
+    // message and every wake-up), and to nothing else outside the outbox.
+    @exclusivity(unchecked) @usableFromInline var entries: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var entryCapacity: Int
+    @exclusivity(unchecked) @usableFromInline var entryCount = 0
     /// While above 0, the bytes are lent out (``beginLending()``) and the outbox must not change.
-    @exclusivity(unchecked) private var lent = 0
-    @exclusivity(unchecked) private var others: [ServerMessage] = []
-    @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var byteCapacity: Int
-    @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) @usableFromInline var lent = 0
+    @exclusivity(unchecked) @usableFromInline var others: [ServerMessage] = []
+    @exclusivity(unchecked) @usableFromInline var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) @usableFromInline var byteCapacity: Int
+    @exclusivity(unchecked) @usableFromInline var byteCount = 0
 
     /// Room kept from turn to turn; a turn that grew the outbox past it gives the rest back.
-    static let keptByteCapacity = 16 * 1024
-    static let keptEntryCapacity = 256
+    @inlinable static var keptByteCapacity: Int { 16 * 1024 }
+    @inlinable static var keptEntryCapacity: Int { 256 }
     static let initialEntryCapacity = 16
     static let initialByteCapacity = 4096
 
@@ -48,23 +51,23 @@ public final class Outbox {
     }
 
     /// How many messages it holds.
-    public var count: Int { entryCount }
+    @inlinable public var count: Int { entryCount }
     /// Whether it holds none.
-    public var isEmpty: Bool { entryCount == 0 }
+    @inlinable public var isEmpty: Bool { entryCount == 0 }
 
     /// Lends the outbox's bytes out until ``endLending()``: the pointers ``encodedWire(at:)``
     /// gives stay valid only while the outbox is not changed, so a change meanwhile (an append, or
     /// emptying it, from something the sending reached) is a bug, and traps rather than sending
     /// freed bytes. (Two calls rather than a closure: a broadcast lends at every wake-up.)
-    public func beginLending() { lent += 1 }
+    @inlinable public func beginLending() { lent += 1 }
 
     /// Ends a ``beginLending()``.
-    public func endLending() {
+    @inlinable public func endLending() {
         precondition(lent > 0, "an outbox's lending ended more often than it began")
         lent -= 1
     }
 
-    private func checkNotLent() {
+    @inlinable func checkNotLent() {
         precondition(lent == 0, "an outbox was changed while its bytes were lent out to be sent")
     }
 
@@ -103,9 +106,9 @@ public final class Outbox {
     }
 
     /// The class of the message at `index`.
-    public func messageClass(at index: Int) -> MessageClass { entry(at: index).messageClass }
+    @inlinable public func messageClass(at index: Int) -> MessageClass { entry(at: index).messageClass }
 
-    private func entry(at index: Int) -> Entry {
+    @inlinable func entry(at index: Int) -> Entry {
         precondition(index >= 0 && index < entryCount, "an outbox has no message \(index)")
         return entries[index]
     }
@@ -127,7 +130,7 @@ public final class Outbox {
     /// and where its seq goes in them; nil for a message added as a ``ServerMessage``
     /// (``message(at:)`` is that message). The bytes are the outbox's own: valid until it is next
     /// changed (send them between ``beginLending()`` and ``endLending()``).
-    public func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
+    @inlinable public func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
         let entry = entry(at: index)
         guard entry.other < 0 else { return nil }
         return (UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start), entry.seqIndex &- entry.start)
@@ -135,11 +138,16 @@ public final class Outbox {
 
     /// Empties it for the next turn, keeping its room (unless an unusual turn grew it past what
     /// is kept, which it gives back: one burst does not hold its memory for good).
-    public func removeAll() {
+    @inlinable public func removeAll() {
         checkNotLent()
         if !others.isEmpty { others.clearForNextTurn() }
         entryCount = 0
         byteCount = 0
+        if byteCapacity > Self.keptByteCapacity || entryCapacity > Self.keptEntryCapacity { giveBackRoom() }
+    }
+
+    /// The room an unusual turn grew past what is kept, given back.
+    @usableFromInline func giveBackRoom() {
         if byteCapacity > Self.keptByteCapacity {
             bytes.deallocate()
             byteCapacity = Self.initialByteCapacity
