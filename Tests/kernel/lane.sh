@@ -34,7 +34,7 @@ if ! [ -x "$distro_bin/flywheeld" ]; then
 fi
 status=0
 Tests/kernel/run-in-guest.sh --timeout 300 --share "$PWD" -- sh -c \
-    '"$1/flywheel" --version && FLYWHEEL_BIN=$1 exec python3 "$2" test_bouncy_encoder_gpio_sim test_gpio_overflow_gap' \
+    '"$1/flywheel" --version && FLYWHEEL_BIN=$1 exec python3 "$2" test_bouncy_encoder_gpio_sim test_gpio_overflow_gap test_pi_header_layouts test_pi_header_named_wrong' \
     sh "$distro_bin" "$PWD/Tests/kernel/tests/kernel_lane.py" || status=$?
 again=$(milliseconds)
 echo "lane: the gpio-sim tests with the Debian 13 build (libgpiod 2) ran in $(( (again - finished) / 1000 )).$(( (again - finished) % 1000 / 100 )) s, guest boot included" >&2

@@ -46,12 +46,17 @@ enum DevicesCommand {
         }
         if names.isEmpty { text += "No input devices in \(inputDirectory).\n" }
         let chips = GPIOLines.chips(in: gpioDirectory)
+        let header = GPIOLines.header(among: chips)
         for chip in chips {
+            let isHeader = chip == header
             rows.append(.object([
                 ("path", .string(chip.path)), ("name", .string(chip.name)), ("label", .string(chip.label)), ("lines", .int(chip.lines)),
-                ("kind", .string("gpiochip")),
+                ("kind", .string("gpiochip")), ("header", .bool(isHeader)),
             ]))
-            text += "\(chip.path)\t\(chip.label)\n    GPIO chip, \(chip.lines) lines: an encoder's A, B and button lines are configured as devices[].gpio\n"
+            text += "\(chip.path)\t\(chip.label)\n    GPIO chip, \(chip.lines) lines"
+                + (isHeader
+                    ? ", the Raspberry Pi header: devices[].gpio takes it when `chip` is left out (lines by offset or name, such as GPIO17)\n"
+                    : ": an encoder's A, B and button lines are configured as devices[].gpio with chip: \"\(chip.name)\"\n")
         }
         if chips.isEmpty { text += "No GPIO chips in \(gpioDirectory) that can be opened.\n" }
         if json {

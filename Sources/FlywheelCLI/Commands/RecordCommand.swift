@@ -8,7 +8,7 @@ import Glibc
 enum RecordCommand {
     static let usage = """
         flywheel record DEVICE [--seconds S] [--count N] [--name TEXT]
-        flywheel record --gpio CHIP:A,B [--seconds S] [--count N] [--name TEXT]
+        flywheel record --gpio [CHIP:]A,B [--seconds S] [--count N] [--name TEXT]
             Record a device until Ctrl-C (or S seconds, or N events): an evdev node as evemu text with its
             device header, or an encoder's GPIO lines (offsets or names) as a .edges log. Times start at 0
             at the first event. `flywheel replay` and `flywheeld --replay` play the result through the
@@ -134,13 +134,15 @@ enum RecordCommand {
         if let failure { throw failure }
     }
 
-    static func parseGPIO(_ text: String) throws(ToolError) -> (chip: String, a: String, b: String) {
-        guard let colon = text.lastIndex(of: ":") else { throw .usage("--gpio takes CHIP:A,B such as gpiochip0:17,27, not '\(text)'") }
-        let lines = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let chip = String(text[..<colon])
-        guard !chip.isEmpty, lines.count == 2, !lines[0].isEmpty, !lines[1].isEmpty else {
-            throw .usage("--gpio takes CHIP:A,B such as gpiochip0:17,27, not '\(text)'")
-        }
-        return (chip, lines[0], lines[1])
+    /// `--gpio [CHIP:]A,B`: the chip (the Raspberry Pi header when left out or `header`) and the
+    /// A and B lines (offsets or names such as GPIO17).
+    static func parseGPIO(_ text: String) throws(ToolError) -> (chip: GPIOChipSelector, a: String, b: String) {
+        let usage = ToolError.usage("--gpio takes [CHIP:]A,B such as 17,27 (the Raspberry Pi header) or gpiochip0:17,27, not '\(text)'")
+        let colon = text.lastIndex(of: ":")
+        let first = colon.map { text.index(after: $0) } ?? text.startIndex
+        let lines = text[first...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let chip = colon.map { String(text[..<$0]) }
+        guard chip?.isEmpty != true, lines.count == 2, !lines[0].isEmpty, !lines[1].isEmpty else { throw usage }
+        return (GPIOChipSelector(configured: chip), lines[0], lines[1])
     }
 }

@@ -11,11 +11,12 @@ enum SimCommand {
             Run the firmware simulator on a scenario. --emit edges writes the GPIO edge log the host
             would read through libgpiod; --emit evemu writes the evdev events the device's driver or
             firmware would report, with the device description; --truth prints the true net detents.
-        flywheel sim SCENARIO.sim (--uinput [--report-led] | --gpio-sim NAME) [--no-wait] [--linger S]
+        flywheel sim SCENARIO.sim (--uinput [--report-led] | --gpio-sim NAME [--pi-header]) [--no-wait] [--linger S]
             Play the scenario in real time into the real kernel: --uinput as a uinput device with the
             profile's name and USB ids (PowerMate, ShuttleXpress, a kernel rotary-encoder lookalike);
             --gpio-sim as a gpio-sim chip NAME whose lines 0, 1, 2 (A, B, button) follow the contacts,
-            bounce included. It waits (10 s at most) for a reader to take the device unless --no-wait,
+            bounce included; with --pi-header the chip is wired as a Raspberry Pi header instead: lines
+            GPIO0 to GPIO27 by name, the encoder on GPIO17 (A), GPIO27 (B) and GPIO22 (button). It waits (10 s at most) for a reader to take the device unless --no-wait,
             and removes it after the last event (--linger S keeps it S seconds longer). --report-led prints
             each LED write the uinput device receives (a PowerMate's MSC_PULSELED) as a line
             `led VALUE SECONDS`, SECONDS on CLOCK_MONOTONIC.
@@ -30,6 +31,7 @@ enum SimCommand {
         let uinput = args.flag("uinput")
         let gpioSim = try args.option("gpio-sim")
         let noWait = args.flag("no-wait")
+        let piHeader = args.flag("pi-header")
         let reportsLED = args.flag("report-led")
         let linger = try FeelOptions.number(&args, "linger", default: 0)!
         let path = try args.positionals("one SCENARIO.sim file", count: 1...1)[0]
@@ -37,6 +39,7 @@ enum SimCommand {
             throw .usage("'sim' needs exactly one of --emit edges|evemu, --truth, --uinput and --gpio-sim NAME")
         }
         guard !reportsLED || uinput else { throw .usage("--report-led goes with --uinput") }
+        guard !piHeader || gpioSim != nil else { throw .usage("--pi-header goes with --gpio-sim NAME") }
         guard linger >= 0, linger <= 3600 else { throw .usage("--linger takes 0 to 3600 seconds") }
         var seed: UInt64?
         if let seedText {
@@ -49,7 +52,8 @@ enum SimCommand {
             return
         }
         if let gpioSim {
-            try SimPlayback.gpioSim(result, path: path, name: gpioSim, waitForReader: !noWait, lingerSeconds: linger, console: console)
+            let wiring: SimPlayback.GPIOSimWiring = piHeader ? .piHeader : .threeLines(gpioSim)
+            try SimPlayback.gpioSim(result, path: path, name: gpioSim, wiring: wiring, waitForReader: !noWait, lingerSeconds: linger, console: console)
             return
         }
         if truth {

@@ -88,7 +88,26 @@ enum SimPlayback {
         }
     }
 
-    static func gpioSim(_ outcome: ScenarioRun, path: String, name: String, waitForReader: Bool, lingerSeconds: Double, console: Console) throws(ToolError) {
+    /// How a gpio-sim chip's lines are named and which carry the encoder.
+    struct GPIOSimWiring {
+        var lineNames: [String]
+        /// The offsets of A, B and the button.
+        var a: Int, b: Int, button: Int
+
+        /// Three lines, `NAME-a`, `NAME-b` and `NAME-button`, at 0, 1 and 2.
+        static func threeLines(_ name: String) -> GPIOSimWiring {
+            GPIOSimWiring(lineNames: ["\(name)-a", "\(name)-b", "\(name)-button"], a: 0, b: 1, button: 2)
+        }
+
+        /// A Raspberry Pi header's first 28 lines, named `GPIO0` to `GPIO27` as the Pi's pin
+        /// controllers name them, with the encoder on GPIO17, GPIO27 and GPIO22 (the wiring
+        /// hardware/RASPBERRY-PI.md shows).
+        static let piHeader = GPIOSimWiring(lineNames: (0..<28).map { "GPIO\($0)" }, a: 17, b: 27, button: 22)
+    }
+
+    static func gpioSim(
+        _ outcome: ScenarioRun, path: String, name: String, wiring: GPIOSimWiring, waitForReader: Bool, lingerSeconds: Double, console: Console
+    ) throws(ToolError) {
         let result = outcome.simulation
         guard result.profile.report == .gpio else {
             throw ToolError("\(path): device '\(result.profile.id)' reports through evdev, not GPIO lines; use --uinput")
@@ -99,18 +118,21 @@ enum SimPlayback {
         let trace = result.gpioTrace
         let sim: GPIOSim
         do {
-            sim = try GPIOSim(name: name, lineNames: ["\(name)-a", "\(name)-b", "\(name)-button"], initialHigh: [trace.initial.a, trace.initial.b, true])
+            var initialHigh = [Bool](repeating: true, count: wiring.lineNames.count)
+            initialHigh[wiring.a] = trace.initial.a
+            initialHigh[wiring.b] = trace.initial.b
+            sim = try GPIOSim(name: name, lineNames: wiring.lineNames, initialHigh: initialHigh)
         } catch {
             throw ToolError("\(error.description) (gpio-sim needs the gpio-sim module and configfs at /sys/kernel/config)")
         }
         defer { sim.remove() }
-        console.err("flywheel: \(result.profile.name) plays on \(sim.chipName) (\(sim.deviceName)): A line 0, B line 1, button line 2\n")
+        console.err("flywheel: \(result.profile.name) plays on \(sim.chipName) (\(sim.deviceName)): A line \(wiring.a), B line \(wiring.b), button line \(wiring.button)\n")
         if waitForReader {
             // The consumer's request of line A (the daemon requests A, B and the button together).
             let deadline = MonotonicClock.now() + Nanoseconds(readerTimeoutMilliseconds) * 1_000_000
-            while !GPIOLines.isRequested(chip: sim.chipName, offset: 0) {
+            while !GPIOLines.isRequested(chip: sim.chipName, offset: UInt32(wiring.a)) {
                 guard MonotonicClock.now() < deadline else {
-                    throw ToolError("No consumer requested \(sim.chipName) line 0 within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
+                    throw ToolError("No consumer requested \(sim.chipName) line \(wiring.a) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
                 }
                 MonotonicClock.sleep(until: MonotonicClock.now() + 10_000_000)
             }
@@ -118,15 +140,15 @@ enum SimPlayback {
             // let its requests finish, then pull every line back to the scenario's starting level.
             MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
             do {
-                for (offset, high) in [trace.initial.a, trace.initial.b, true].enumerated() { try sim.set(offset, high: high) }
+                for (offset, high) in [(wiring.a, trace.initial.a), (wiring.b, trace.initial.b), (wiring.button, true)] { try sim.set(offset, high: high) }
             } catch {
                 throw ToolError(error)
             }
             MonotonicClock.sleep(until: MonotonicClock.now() + 100_000_000)
         }
         // Contact edges (bounce included) and the raw button contact (pull-up: pressed is low).
-        var timeline = trace.edges.map { ($0.timeNanoseconds, $0.line == .a ? 0 : 1, $0.level) }
-        timeline += result.buttonEdges.map { ($0.timeNanoseconds, 2, !$0.pressed) }
+        var timeline = trace.edges.map { ($0.timeNanoseconds, $0.line == .a ? wiring.a : wiring.b, $0.level) }
+        timeline += result.buttonEdges.map { ($0.timeNanoseconds, wiring.button, !$0.pressed) }
         timeline.sort { ($0.0, $0.1) < ($1.0, $1.1) }
         let start = MonotonicClock.now()
         let origin = timeline.first?.0 ?? 0

@@ -60,7 +60,8 @@ public struct FlywheelConfiguration: Sendable {
         public var profile: String
         /// An evdev node or stable symlink, for USB and kernel devices.
         public var path: String?
-        /// GPIO lines, for an encoder wired to a chip: chip, A, B and an optional button (offsets or names).
+        /// GPIO lines, for an encoder wired to a chip: the chip (the Raspberry Pi header unless
+        /// named), A, B and an optional button (offsets or line names such as `GPIO17`).
         public var gpio: GPIOLines?
         /// What the knob drives: the mode's control (`control: "mode"`), one control (`tempo`,
         /// `scrub`, `volume`), or nothing (`role: "buttons"`: only its keys are used).
@@ -79,7 +80,7 @@ public struct FlywheelConfiguration: Sendable {
         public var knobOptions = KnobOptions()
 
         public struct GPIOLines: Sendable, Hashable {
-            public var chip: String
+            public var chip: GPIOChipSelector
             public var a: String
             public var b: String
             public var button: String?
@@ -259,10 +260,13 @@ public struct FlywheelConfiguration: Sendable {
                     if let name = value.stringValue, !name.isEmpty { return name }
                     throw lines.fail(name, "must be a line offset (a whole number) or a line name, got \(value.encoded())")
                 }
-                guard let chip = try lines.string("chip", default: nil) else {
-                    throw FileLineError(file: root.file, line: lines.objectLine, problem: "key '\(lines.keyPath("chip"))' is missing: give the chip's name, path or label")
+                let chip = try lines.string("chip", default: nil)
+                if let chip, chip.isEmpty {
+                    throw lines.fail("chip", "must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header")
                 }
-                gpio = DeviceEntry.GPIOLines(chip: chip, a: try line("a", required: true)!, b: try line("b", required: true)!, button: try line("button", required: false))
+                gpio = DeviceEntry.GPIOLines(
+                    chip: GPIOChipSelector(configured: chip), a: try line("a", required: true)!, b: try line("b", required: true)!,
+                    button: try line("button", required: false))
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
             let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")

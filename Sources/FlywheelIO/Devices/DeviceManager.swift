@@ -15,7 +15,7 @@ public final class DeviceManager {
         /// An evdev node or a stable symlink to one.
         case evdev(path: String)
         /// An encoder's GPIO lines: chip (name, path, number or label), A, B and an optional button.
-        case gpio(chip: String, a: String, b: String, button: String?)
+        case gpio(chip: GPIOChipSelector, a: String, b: String, button: String?)
     }
 
     /// A configured device.
@@ -238,7 +238,7 @@ public final class DeviceManager {
         }
         let absent = [ENOENT, ENODEV, ENXIO].contains(error.errno)
         let problem = absent
-            ? "\(slot.name): waiting for \(slot.key) to appear."
+            ? "\(slot.name): waiting for \(slot.key) to appear." + (error.hint.map { " " + $0 } ?? "")
             : "\(slot.name): \(error)" + (slot.retryAt != nil ? " Retrying." : " Waiting for the node to change.")
         // Discovery tries every node; one this user may not read is not news.
         let quiet = slot.want == nil && (absent || error.errno == EACCES || error.errno == EPERM)

@@ -36,8 +36,28 @@ public final class GPIOLines {
 
     /// Opens `chip` (a name such as `gpiochip0`, a path, a number or a label) and requests `a`, `b`
     /// and `button` (offsets or line names) for both-edge events with a pull-up where supported.
-    public init(chip chipSpec: String, a: String, b: String, button: String?, consumer: String = "flywheel") throws(SystemError) {
-        let chip = try Syscall.gpiodPointer(chipSpec) { flywheel_gpiod_chip_open_lookup(chipSpec) }
+    public convenience init(chip chipSpec: String, a: String, b: String, button: String?, consumer: String = "flywheel") throws(SystemError) {
+        try self.init(chip: .named(chipSpec), a: a, b: b, button: button, consumer: consumer)
+    }
+
+    /// Opens the chip `selector` picks — the Raspberry Pi header's, found by its label among the
+    /// chips in `directory`, or one named — and requests `a`, `b` and `button` (offsets or line
+    /// names such as `GPIO17`) for both-edge events with a pull-up where supported. A named chip
+    /// that does not exist while the header's does is an error that names the header's chip.
+    public init(
+        chip selector: GPIOChipSelector, a: String, b: String, button: String?, consumer: String = "flywheel", directory: String = "/dev"
+    ) throws(SystemError) {
+        let chipSpec: String
+        switch selector {
+        case .header: chipSpec = try Self.headerPath(in: directory)
+        case .named(let spec): chipSpec = spec
+        }
+        let chip: OpaquePointer
+        do throws(SystemError) {
+            chip = try Syscall.gpiodPointer(chipSpec) { flywheel_gpiod_chip_open_lookup(chipSpec) }
+        } catch {
+            throw Self.hintingHeader(error, in: directory)
+        }
         let name = String(cString: flywheel_gpiod_chip_name(chip))
         subject = "\(name) (\(chipSpec))"
         let specs = [a, b] + (button.map { [$0] } ?? [])
@@ -143,6 +163,34 @@ public final class GPIOLines {
         guard let handle = flywheel_gpiod_chip_open_lookup(chip) else { return false }
         defer { flywheel_gpiod_chip_close(handle) }
         return flywheel_gpiod_chip_line_is_used(handle, offset) == 1
+    }
+
+    /// The chip among `chips` that carries the Raspberry Pi's header, if any (by its label:
+    /// ``GPIOChipSelector/headerLabels``).
+    public static func header(among chips: [ChipInfo]) -> ChipInfo? {
+        GPIOChipSelector.headerIndex(labels: chips.map(\.label)).map { chips[$0] }
+    }
+
+    /// The header chip's path among the chips in `directory`; ENOENT (the device manager waits
+    /// for it to appear) when no chip there has a header's label.
+    static func headerPath(in directory: String) throws(SystemError) -> String {
+        guard let header = header(among: chips(in: directory)) else {
+            throw SystemError(
+                function: "gpiod_chip_open", subject: "the Raspberry Pi header's GPIO chip in \(directory)", errno: ENOENT,
+                hint: "No chip there is labelled " + GPIOChipSelector.headerLabels.joined(separator: ", ")
+                    + ": on another board, name the chip with gpio.chip (`flywheel devices` lists them).")
+        }
+        return header.path
+    }
+
+    /// `error` from opening a named chip, with a hint naming the header's chip when the named one
+    /// is absent and a Raspberry Pi header is there.
+    static func hintingHeader(_ error: SystemError, in directory: String) -> SystemError {
+        guard [ENOENT, ENODEV, ENXIO].contains(error.errno), let header = header(among: chips(in: directory)) else { return error }
+        var hinted = error
+        hinted.hint = "The Raspberry Pi header's chip is \(header.name) (\(header.label)) on this kernel: leave out gpio.chip, or set it to \"header\", "
+            + "to have it whatever its number (kernel 6.6.47 renumbered the Pi 5's from gpiochip4 to gpiochip0)."
+        return hinted
     }
 
     /// The GPIO chips under `directory` (default /dev) that can be opened.

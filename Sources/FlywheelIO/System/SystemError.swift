@@ -9,16 +9,19 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var subject: String
     /// The errno value.
     public var errno: Int32
+    /// What to do about it, when the failing code knows more than the errno says (a sentence).
+    public var hint: String?
 
     /// Creates an error.
-    public init(function: String, subject: String, errno: Int32) {
+    public init(function: String, subject: String, errno: Int32, hint: String? = nil) {
         self.function = function
         self.subject = subject
         self.errno = errno
+        self.hint = hint
     }
 
-    /// One sentence naming the function, the subject and the error.
+    /// One sentence naming the function, the subject and the error, then the hint if any.
     public var description: String {
-        "\(function) on \(subject) failed: \(Errno.describe(errno))."
+        "\(function) on \(subject) failed: \(Errno.describe(errno))." + (hint.map { " " + $0 } ?? "")
     }
 }

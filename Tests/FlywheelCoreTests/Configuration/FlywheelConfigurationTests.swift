@@ -95,6 +95,20 @@ struct FlywheelConfigurationTests {
         }
     }
 
+    @Test("a gpio entry without a chip, or with chip \"header\", is on the Raspberry Pi header; lines by offset or name")
+    func gpioHeaderByDefault() throws {
+        let config = try Self.parse("""
+            { devices: [
+                { name: "left", profile: "ec11", gpio: { a: "GPIO17", b: "GPIO27", button: "GPIO22" } },
+                { name: "right", profile: "ec11", gpio: { chip: "header", a: 5, b: 6 } },
+                { name: "expander", profile: "ec11", gpio: { chip: "pinctrl-rp1", a: 5, b: 6 } },
+              ] }
+            """)
+        #expect(config.devices[0].gpio == .init(chip: .header, a: "GPIO17", b: "GPIO27", button: "GPIO22"))
+        #expect(config.devices[1].gpio == .init(chip: .header, a: "5", b: "6", button: nil))
+        #expect(config.devices[2].gpio?.chip == .named("pinctrl-rp1"))
+    }
+
     @Test("devices: roles, evdev paths and GPIO lines, with errors naming the entry")
     func devices() throws {
         let config = try Self.parse("""
@@ -104,7 +118,7 @@ struct FlywheelConfigurationTests {
               ] }
             """)
         #expect(config.devices.count == 2)
-        #expect(config.devices[0].gpio == .init(chip: "gpiochip0", a: "17", b: "GPIO27", button: "22"))
+        #expect(config.devices[0].gpio == .init(chip: .named("gpiochip0"), a: "17", b: "GPIO27", button: "22"))
         #expect(config.devices[0].route == .pinned(.tempo))
         #expect(config.devices[1].name == "powermate" && config.devices[1].route == .followMode && config.devices[1].grab)
         #expect(config.device(profile: "ec11")?.name == "kitchen knob")
@@ -127,6 +141,7 @@ struct FlywheelConfigurationTests {
             ("{ devices: [ { profile: 'ec11', control: 'pitch' } ] }", "line 1: key 'devices[0].control' must be one of \"mode\", \"tempo\", \"scrub\", \"volume\", \"switch\", got \"pitch\"."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip0', a: 17 } } ] }", "line 1: key 'devices[0].gpio.b' is missing: give a line offset or name."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'c', a: -1, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a line offset (a whole number) or a line name, got -1."),
+            ("{ devices: [ { profile: 'ec11', gpio: { chip: '', a: 17, b: 27 } } ] }", "line 1: key 'devices[0].gpio.chip' must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header."),
             ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab, region, led, buttons, invert, detents_per_step, acceleration."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring' } } ] }", "line 1: key 'devices[0].region.center' is missing: give the ring's centre [x, y] in device units."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring', center: [1] } } ] }", "line 1: key 'devices[0].region.center' must be [x, y] in device units, got [1]."),

@@ -23,4 +23,20 @@ struct GPIOLinesTests {
         }
         #expect(!GPIOLines.isRequested(chip: "flywheel-no-such-chip", offset: 0))
     }
+
+    @Test("without a Raspberry Pi header chip, the header is ENOENT (waited for) with a hint to name the chip")
+    func noHeader() throws {
+        var template = Array("/tmp/flywheel-gpio-XXXXXX".utf8CString)
+        let empty = String(cString: try #require(mkdtemp(&template)))
+        defer { rmdir(empty) }
+        #expect {
+            try GPIOLines(chip: .header, a: "GPIO17", b: "GPIO27", button: nil, directory: empty)
+        } throws: { error in
+            guard let error = error as? SystemError else { return false }
+            return error.errno == ENOENT && error.subject.contains("Raspberry Pi header")
+                && error.description.contains("pinctrl-rp1") && error.description.contains("flywheel devices")
+        }
+        // A named chip with no header around: the plain error, no hint.
+        #expect(GPIOLines.hintingHeader(SystemError(function: "gpiod_chip_open_lookup", subject: "gpiochip4", errno: ENOENT), in: empty).hint == nil)
+    }
 }

@@ -283,6 +283,78 @@ def test_gpio_overflow_gap():
         chip.remove()
 
 
+# The Raspberry Pi boards' GPIO chips as the kernel lists them (gpiodetect), the header's last: each
+# layout's other chips are made first (gpio-sim numbers chips in the order they are made), and the
+# header's chip is made by `flywheel sim --gpio-sim LABEL --pi-header` once the daemon is waiting.
+PI_LAYOUTS = [
+    # Pi 5 before kernel 6.6.47: the SoC's four GPIO banks are gpiochip0-3, RP1 (the header) gpiochip4.
+    ("Pi 5, kernel before 6.6.47", ["gpio-brcmstb@107d508500", "gpio-brcmstb@107d508520", "gpio-brcmstb@107d517c00",
+                                    "gpio-brcmstb@107d517c20"], "pinctrl-rp1", '{ a: "GPIO17", b: "GPIO27", button: "GPIO22" }'),
+    # From 6.6.47 on RP1 is gpiochip0 and the SoC's banks come after it: no chip before the header.
+    ("Pi 5, kernel 6.6.47 and later", [], "pinctrl-rp1", '{ chip: "header", a: 17, b: 27, button: 22 }'),
+    # Pi 4: the BCM2711's pin controller, then the firmware's expander (raspberrypi-exp-gpio).
+    ("Pi 4", [], "pinctrl-bcm2711", '{ a: 17, b: "GPIO27", button: 22 }'),
+]
+
+
+def test_pi_header_layouts():
+    """A knob configured without a chip (or with chip: "header") is on the Raspberry Pi header's chip,
+    found by its label (pinctrl-rp1, pinctrl-bcm2711) whatever number the kernel gave it: the Pi 5's
+    header was gpiochip4 before kernel 6.6.47 and gpiochip0 after, which broke gpiozero's
+    RotaryEncoder (gpiozero #1166). Lines by offset or by name (GPIO17). Each layout counts the
+    scenario's detents exactly, as the plain gpio-sim test does."""
+    expected = 120 + truth("gpio-lane")
+    for board, others, header, lines in PI_LAYOUTS:
+        made = [SimChip(label, 8) for label in others]
+        try:
+            for attempt in (1, 2):
+                daemon = Daemon(TEMPO_ONLY % ('devices: [ { name: "header knob", profile: "ec11", gpio: %s } ],' % lines))
+                client = daemon.client()
+                play(scenario("gpio-lane"), "--gpio-sim", header, "--pi-header", "--linger", "0.5")
+                bpm = settled_tempo(client, expected)
+                if bpm == expected or attempt == 2:
+                    break
+                print("     %s: played again: tempo %d, expected %d (gpio-sim under emulation merged edges)" % (board, bpm, expected), flush=True)
+                daemon.stop()
+            check(bpm == expected, "%s: tempo %d, expected %d" % (board, bpm, expected))
+            added = [m for m in client.seen if m["class"] == "device" and m["action"] == "added"]
+            check(len(added) == 1 and added[0]["name"] == "header knob", "%s: devices added: %s" % (board, added))
+            log = daemon.stop()
+            check("waiting for gpio:header:" in log, "%s: the daemon did not say it waited for the header: %s" % (board, log))
+            print("     %s: the header (%s) after %d other chips: tempo %d" % (board, header, len(others), bpm), flush=True)
+        finally:
+            for process in RUNNING:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+            for chip in made:
+                chip.remove()
+
+
+def test_pi_header_named_wrong():
+    """A configured chip that does not exist while the header's does is an error naming the header's
+    chip (a Pi 5 configuration written for gpiochip4 on a kernel that numbers it gpiochip0), and
+    `flywheel devices` marks the header's chip, only it."""
+    others = [SimChip("raspberrypi-exp-gpio", 8)]
+    header = SimChip("pinctrl-rp1", 28)
+    try:
+        with open("/sys/kernel/config/gpio-sim/pinctrl-rp1/bank0/chip_name") as f:
+            header_name = f.read().strip()
+        devices = subprocess.run([os.path.join(BIN, "flywheel"), "devices", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
+        chips = [json.loads(line) for line in devices.stdout.splitlines() if '"gpiochip"' in line]
+        marked = [c["name"] for c in chips if c.get("header")]
+        check(marked == [header_name], "flywheel devices marks %s as the header, expected [%s]: %s" % (marked, header_name, chips))
+        daemon = Daemon(TEMPO_ONLY % 'devices: [ { name: "old knob", profile: "ec11", gpio: { chip: "gpiochip99", a: 17, b: 27 } } ],')
+        daemon.client()
+        log = daemon.stop()
+        hint = "The Raspberry Pi header's chip is %s (pinctrl-rp1) on this kernel" % header_name
+        check("waiting for gpio:gpiochip99:17,27 to appear" in log and hint in log, "the daemon's message does not name the header's chip: %s" % log)
+    finally:
+        header.remove()
+        for chip in others:
+            chip.remove()
+
+
 def test_hotplug_uinput():
     """Unplugged after its spin and plugged in again: removed, added, the tempo kept; no CPU spin."""
     daemon = Daemon(TEMPO_ONLY % "")
@@ -565,7 +637,8 @@ def test_powermate_led_beat():
     daemon.stop()
 
 
-TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_hotplug_uinput, test_unreadable_then_readable,
+TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
+         test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
          test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat]
 
 
