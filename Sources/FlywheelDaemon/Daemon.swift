@@ -85,7 +85,7 @@ public final class Daemon {
         timelineDevice = timeline.map { $0.device(path: options.simulate ?? options.replay ?? "", configuration: configuration) }
 
         if timeline == nil, !options.noDevices {
-            let backends = DeviceBackends(hardware: options.hardware, entries: configuration.devices)
+            let backends = DeviceBackends(hardware: options.hardware, entries: configuration.devices, gpioDirectory: options.gpioDirectory)
             do {
                 manager = try DeviceManager(
                     loop: loop, wants: backends.wants, discover: backends.wants.isEmpty, inputDirectory: options.inputDirectory,

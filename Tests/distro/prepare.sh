@@ -6,36 +6,55 @@
 # build links in. Each step runs only when its output is missing, so once done a run takes a
 # fraction of a second.
 #
-# Usage: Tests/distro/prepare.sh
+# With --arch arm64 on an x86_64 machine it makes the same root for the Raspberry Pi's CPU (a
+# foreign root: its programs run under qemu-user through binfmt_misc, which it sets up), with what
+# the arm64 lane needs besides (Tests/arm64/README.md): python3 for the tests' helpers, and
+# dpkg-dev, binutils and lintian to build and check the arm64 package there.
+#
+# Usage: Tests/distro/prepare.sh [--arch arm64]
 # Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 2.7 GB, most of it
-#        the Swift toolchain). Delete it to start afresh (there is nothing to unmount: run.sh's
-#        mounts live in a mount namespace that ends with it).
+#        the Swift toolchain); for --arch arm64, $FLYWHEEL_ARM64_CACHE, else
+#        ~/.cache/flywheel-distro-arm64. Delete it to start afresh (there is nothing to unmount:
+#        run.sh's mounts live in a mount namespace that ends with it).
 # Mirror: $FLYWHEEL_DISTRO_MIRROR, else http://deb.debian.org/debian.
-# Needs: Debian on x86_64 or arm64 with apt, as root or with sudo. Installs debootstrap.
+# Needs: Debian on x86_64 or arm64 with apt, as root or with sudo. Installs debootstrap (and for a
+#        foreign root qemu-user-static and binfmt-support).
 set -euo pipefail
 
 PATH=$PATH:/usr/sbin:/sbin
+arch=$(dpkg --print-architecture)
+native=$arch
+case ${1:-} in
+    --arch) [ $# -ge 2 ] || { echo "usage: Tests/distro/prepare.sh [--arch arm64]" >&2; exit 2; }; arch=$2 ;;
+    "") ;;
+    *) echo "usage: Tests/distro/prepare.sh [--arch arm64]" >&2; exit 2 ;;
+esac
 cache=${FLYWHEEL_DISTRO_CACHE:-$HOME/.cache/flywheel-distro}
+[ "$arch" = "$native" ] || cache=${FLYWHEEL_ARM64_CACHE:-$HOME/.cache/flywheel-distro-$arch}
 mirror=${FLYWHEEL_DISTRO_MIRROR:-http://deb.debian.org/debian}
 suite=trixie
 # What a new user installs to build Flywheel, plus the C library's headers the toolchain needs
 # (Debian's swiftlang depends on gcc but not on libc6-dev).
 packages=(swiftlang libgpiod-dev libevdev-dev pkg-config libc6-dev)
+# The arm64 lane runs the tests and checks the package in the foreign root.
+[ "$arch" = "$native" ] || packages+=(python3 dpkg-dev binutils lintian)
 mkdir -p "$cache"
 exec 9> "$cache/.lock"
 flock 9
 source "$(dirname "$0")/../scripts/prepare-steps.sh"
 
 host_packages() {
-    dpkg-query -W -f='${Status}' debootstrap 2>/dev/null | grep -q "install ok installed" && return 0
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends debootstrap \
-        > "$cache/apt-install.log" 2>&1 || { cat "$cache/apt-install.log" >&2; die "apt-get install debootstrap failed"; }
+    if [ "$arch" = "$native" ]; then
+        install_missing debootstrap
+    else
+        install_missing debootstrap qemu-user-static binfmt-support
+        "$(dirname "$0")/../scripts/binfmt.sh" "$arch"
+    fi
 }
 
 debootstrap_root() {
     "${sudo[@]}" rm -rf "$cache/root.tmp"
-    "${sudo[@]}" debootstrap --variant=minbase "$suite" "$cache/root.tmp" "$mirror" > "$cache/debootstrap.log" 2>&1 ||
+    "${sudo[@]}" debootstrap --arch="$arch" --variant=minbase "$suite" "$cache/root.tmp" "$mirror" > "$cache/debootstrap.log" 2>&1 ||
         { tail -n 30 "$cache/debootstrap.log" >&2; die "debootstrap $suite from $mirror failed (log: $cache/debootstrap.log)"; }
     "${sudo[@]}" mv "$cache/root.tmp" "$cache/base"
 }
@@ -66,4 +85,4 @@ timed "host packages" host_packages
 [ -d "$cache/root" ] || [ -d "$cache/base" ] || timed "debootstrap $suite" debootstrap_root
 [ -d "$cache/root" ] || timed "install ${packages[0]} and the rest" install_packages
 compgen -G "$cache/root/usr/lib/gcc/*/*/libstdc++.a" > /dev/null || timed "install the C++ library's static archive" cxx_archive
-say "Debian $(cat "$cache/root/etc/debian_version") root ready in $cache/root, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"
+say "Debian $(cat "$cache/root/etc/debian_version") $arch root ready in $cache/root, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"

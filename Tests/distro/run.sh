@@ -70,24 +70,7 @@ EOF
 }
 
 status=0
-"${sudo[@]}" unshare --mount --propagation private sh -euc '
-    root=$1 checkout=$2 scratch=$3
-    shift 3
-    mount -t proc proc "$root/proc"
-    mount --rbind /dev "$root/dev"
-    mount --make-rslave "$root/dev"
-    mount -t sysfs sysfs "$root/sys"
-    mount -t tmpfs tmpfs "$root/tmp"
-    mkdir -p "$root/build/flywheel" "$root/build/shared"
-    mount --bind "$checkout" "$root/build/flywheel"
-    [ ! -d "$checkout/../shared" ] || mount --bind -o ro "$checkout/../shared" "$root/build/shared"
-    status=0
-    # FLYWHEEL_LANE=distro: the tests CI requires on the host (a browser among them) may skip here.
-    chroot "$root" env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 TERM=dumb \
-        CI="${CI:-}" FLYWHEEL_LANE=distro sh -c "cd /build/flywheel && exec \"\$@\"" sh "$@" || status=$?
-    [ ! -d "$checkout/$scratch" ] || chown -R "$(stat -c %u:%g "$checkout")" "$checkout/$scratch"
-    exit $status
-' sh "$root" "$checkout" "$scratch" "$@" < /dev/null || status=$?
+Tests/distro/enter.sh "$root" -- "$@" || status=$?
 finished=$(milliseconds)
 echo "distro lane: built and tested in the Debian 13 root in $(seconds "$prepared" "$finished") s" >&2
 [ "$status" -eq 0 ] || { echo "distro lane: failed (status $status)." >&2; exit 1; }

@@ -12,27 +12,40 @@
 # the pristine image (a copy-on-write overlay, discarded afterwards). The times are reported; the
 # lane skips with a message only where QEMU cannot run.
 #
-# Usage: Tests/system/lane.sh [PACKAGE.deb]   (default: the one udev/build-deb.sh left in .build/deb)
+# With --arch arm64 the same journey runs on the Raspberry Pi's CPU: the arm64 package installed on a
+# minimal Debian 13 arm64 booted under qemu-system-aarch64 (TCG) with Debian's own arm64 kernel
+# (prepare.sh --arch arm64).
+#
+# Usage: Tests/system/lane.sh [--arch arm64] [PACKAGE.deb]   (default: the one udev/build-deb.sh left in .build/deb)
 # Exit status: 0 passed or skipped, 1 failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=$PWD/Tests/system
+arch=amd64
+if [ "${1:-}" = --arch ]; then
+    [ "${2:-}" = arm64 ] || { echo "usage: Tests/system/lane.sh [--arch arm64] [PACKAGE.deb]" >&2; exit 2; }
+    arch=arm64
+    shift 2
+fi
 cache=${FLYWHEEL_SYSTEM_CACHE:-$HOME/.cache/flywheel-system}
+[ "$arch" = amd64 ] || cache=$HOME/.cache/flywheel-system-$arch
 kernel_cache=${FLYWHEEL_KERNEL_CACHE:-$HOME/.cache/flywheel-kernel}
 say() { echo "system lane: $*" >&2; }
 seconds_since() { awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }'; }
 qemu_value() { printf '%s' "${1//,/,,}"; }
 
-deb=${1:-$(ls .build/deb/flywheel_*_amd64.deb 2> /dev/null | head -n 1)}
+deb=${1:-$(ls .build/deb/flywheel_*_"$arch".deb 2> /dev/null | head -n 1)}
 [ -n "$deb" ] && [ -f "$deb" ] || { say "no package: run udev/build-deb.sh first"; exit 1; }
 [ "$(uname -m)" = x86_64 ] || { say "skipped: the lane needs an x86_64 host, this is $(uname -m)."; exit 0; }
 
+qemu=qemu-system-x86_64
+[ "$arch" = amd64 ] || qemu=qemu-system-aarch64
 start=$EPOCHREALTIME
-if ! "$here/prepare.sh"; then
-    command -v qemu-system-x86_64 > /dev/null || { say "skipped: qemu-system-x86_64 cannot be installed here."; exit 0; }
+if ! "$here/prepare.sh" --arch "$arch"; then
+    command -v "$qemu" > /dev/null || { say "skipped: $qemu cannot be installed here."; exit 0; }
     say "prepare.sh failed"; exit 1
 fi
-qemu-system-x86_64 --version > /dev/null 2>&1 || { say "skipped: qemu-system-x86_64 does not run on this machine."; exit 0; }
+"$qemu" --version > /dev/null 2>&1 || { say "skipped: $qemu does not run on this machine."; exit 0; }
 prepared=$EPOCHREALTIME
 say "image prepared in $(seconds_since "$start") s"
 
@@ -51,20 +64,28 @@ printf 'cd /job\nexec python3 /job/system_lane.py %s\n' "$(basename "$deb")" > "
 qemu-img create -q -f qcow2 -b "$cache/root.img" -F raw "$job/disk.qcow2"
 
 # As the kernel lane: TCG where KVM cannot run a stock kernel (a paravirtual KVM) or is missing.
-if [ -e /sys/module/kvm_pvm ] || ! [ -r /dev/kvm ] || ! [ -w /dev/kvm ]; then
-    accel=(-accel tcg,thread=multi -cpu max)
+if [ "$arch" = arm64 ]; then
+    # Another CPU: TCG always. The image's own kernel and Debian's initramfs (root=/dev/vda), its
+    # modules on its own disk.
+    machine=(-machine virt -accel tcg,thread=multi -cpu max
+        -kernel "$(qemu_value "$cache/vmlinuz")" -initrd "$(qemu_value "$cache/initrd.img")"
+        -append "console=ttyAMA0 root=/dev/vda rw panic=-1 quiet loglevel=3 systemd.show_status=error net.ifnames=0")
+elif [ -e /sys/module/kvm_pvm ] || ! [ -r /dev/kvm ] || ! [ -w /dev/kvm ]; then
+    machine=(-machine q35 -accel tcg,thread=multi -cpu max)
 else
-    accel=(-accel kvm -cpu host)
+    machine=(-machine q35 -accel kvm -cpu host)
+fi
+if [ "$arch" = amd64 ]; then
+    machine+=(-kernel "$(qemu_value "$kernel_cache/kernel")" -initrd "$(qemu_value "$cache/initramfs.cpio")"
+        -append "console=ttyS0 panic=-1 quiet loglevel=3 systemd.show_status=error net.ifnames=0"
+        -virtfs "local,path=$(qemu_value "$kernel_cache/modules/lib/modules"),mount_tag=modules,security_model=none,readonly=on")
 fi
 # No -no-reboot: the test reboots the guest once, and powers it off at the end.
 status=0
-timeout -k 5 "${FLYWHEEL_SYSTEM_TIMEOUT:-900}" qemu-system-x86_64 -nodefaults -no-user-config \
-    -machine q35 "${accel[@]}" -smp 2 -m 2048 -display none -monitor none \
+timeout -k 5 "${FLYWHEEL_SYSTEM_TIMEOUT:-900}" "$qemu" -nodefaults -no-user-config \
+    "${machine[@]}" -smp 2 -m 2048 -display none -monitor none \
     -serial "file:$(qemu_value "$job/console.log")" \
-    -kernel "$(qemu_value "$kernel_cache/kernel")" -initrd "$(qemu_value "$cache/initramfs.cpio")" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=3 systemd.show_status=error net.ifnames=0" \
     -drive "file=$(qemu_value "$job/disk.qcow2"),if=virtio,format=qcow2,cache=unsafe" \
-    -virtfs "local,path=$(qemu_value "$kernel_cache/modules/lib/modules"),mount_tag=modules,security_model=none,readonly=on" \
     -virtfs "local,path=$(qemu_value "$job"),mount_tag=job,security_model=none" \
     < /dev/null > "$job/qemu.log" 2>&1 &
 guest=$!
@@ -79,10 +100,10 @@ if [ $status -eq 124 ] || [ $status -eq 137 ]; then
     exit 1
 fi
 if ! [ -e "$job/output" ] && [ $status -ne 0 ]; then
-    say "skipped: qemu-system-x86_64 could not run the guest here: $(head -n 1 "$job/qemu.log")"
+    say "skipped: $qemu could not run the guest here: $(head -n 1 "$job/qemu.log")"
     exit 0
 fi
-say "two boots and the tests took $(seconds_since "$prepared") s; the lane $(seconds_since "$start") s in all"
+say "$arch: two boots and the tests took $(seconds_since "$prepared") s; the lane $(seconds_since "$start") s in all"
 if ! [ -s "$job/status" ] || [ "$(cat "$job/status")" != 0 ]; then
     say "failed (status $(cat "$job/status" 2> /dev/null || echo none)). The end of the guest's console:"
     tail -n 40 "$job/console.log" >&2

@@ -9,10 +9,14 @@ public struct DeviceBackends {
     /// The configured devices, for their regions, grabs and lights.
     public let entries: [FlywheelConfiguration.DeviceEntry]
 
+    /// Where GPIO chips appear (`--gpio-dir`), where the Raspberry Pi header's chip is looked up.
+    public let gpioDirectory: String
+
     /// Loads the profiles from the search path (`--hardware DIR` first).
-    public init(hardware: String?, entries: [FlywheelConfiguration.DeviceEntry]) {
+    public init(hardware: String?, entries: [FlywheelConfiguration.DeviceEntry], gpioDirectory: String = "/dev") {
         self.profiles = ProfileLibrary(directories: ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)).all()
         self.entries = entries
+        self.gpioDirectory = gpioDirectory
     }
 
     /// The profiles as the classifier reads them.
@@ -71,7 +75,7 @@ public struct DeviceBackends {
                     throw SystemError(function: "gpiod_chip_open_lookup", subject: want.name, errno: 22)
                 }
                 let profile = profiles.first { $0.id == want.profile && $0.report == .gpio }
-                let lines = try GPIOLines(chip: chip, a: a, b: b, button: button)
+                let lines = try GPIOLines(chip: chip, a: a, b: b, button: button, directory: self.gpioDirectory)
                 return try GPIOReader(
                     lines: lines, stepsPerDetent: profile?.stepsPerDetent ?? .four, rest: profile?.rest,
                     buttonDebounceNanoseconds: profile?.buttonDebounceNanoseconds ?? 5_000_000, profileID: want.profile)
