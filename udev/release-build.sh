@@ -2,7 +2,11 @@
 # The shipped release build, in one place for the package (udev/build-deb.sh) and the benchmarks
 # (Tests/Benchmarks/run.sh): builds PRODUCTs and prints the folder holding them as its last line.
 #
-#   udev/release-build.sh [--scratch-path DIR] [PRODUCT ...]
+#   udev/release-build.sh [--scratch-path DIR] [--cross-sysroot DIR] [PRODUCT ...]
+#
+# --cross-sysroot DIR builds for another CPU: DIR is a Debian root of that CPU (the arm64 lane's,
+# Tests/arm64/README.md) with Debian's swiftlang of the same version as this machine's, whose
+# standard library, C library and libgpiod/libevdev the build uses and links (lld, the toolchain's).
 #
 # How it links:
 # - the Swift runtime statically (--static-swift-stdlib), so the package needs no Swift toolchain;
@@ -21,22 +25,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build
+sysroot=""
 products=()
 while [ $# -gt 0 ]; do
     case $1 in
         --scratch-path) [ $# -ge 2 ] || { echo "release-build: --scratch-path needs a folder" >&2; exit 2; }; scratch=$2; shift 2 ;;
-        -*) echo "usage: udev/release-build.sh [--scratch-path DIR] [PRODUCT ...]" >&2; exit 2 ;;
+        --cross-sysroot) [ $# -ge 2 ] || { echo "release-build: --cross-sysroot needs a folder" >&2; exit 2; }; sysroot=$2; shift 2 ;;
+        -*) echo "usage: udev/release-build.sh [--scratch-path DIR] [--cross-sysroot DIR] [PRODUCT ...]" >&2; exit 2 ;;
         *) products+=("$1"); shift ;;
     esac
 done
 
 options=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
     -Xswiftc -Xfrontend -Xswiftc -function-sections)
+if [ -n "$sysroot" ]; then
+    source "$(dirname "$0")/../Tests/scripts/cross.sh"
+    cross_options "$sysroot" || exit 1
+    options+=("${cross[@]}")
+fi
 bin=$(swift build "${options[@]}" --show-bin-path)
 if [ ${#products[@]} -gt 0 ]; then
     # The C++ library's archive, as the C compiler finds it (g++'s folder for this Debian release).
     archive=""
+    [ -z "$sysroot" ] || archive=$(ls "$sysroot"/usr/lib/gcc/"$cross_gnu_triplet"/*/libstdc++.a 2> /dev/null | sort -V | tail -n 1)
     for compiler in "${CC:-cc}" clang gcc; do
+        [ -z "$archive" ] || break
         command -v "$compiler" > /dev/null || continue
         found=$("$compiler" -print-file-name=libstdc++.a 2> /dev/null || true)
         if [[ $found == /* && -f $found ]]; then archive=$(readlink -f "$found"); break; fi

@@ -9,7 +9,7 @@
 # With --arch arm64 on an x86_64 machine it makes the same root for the Raspberry Pi's CPU (a
 # foreign root: its programs run under qemu-user through binfmt_misc, which it sets up), with what
 # the arm64 lane needs besides (Tests/arm64/README.md): python3 for the tests' helpers, and
-# dpkg-dev, binutils and lintian to build and check the arm64 package there.
+# dpkg-dev and binutils to build and check the arm64 package there (lintian runs on the host).
 #
 # Usage: Tests/distro/prepare.sh [--arch arm64]
 # Cache: $FLYWHEEL_DISTRO_CACHE, else ~/.cache/flywheel-distro: the root (about 2.7 GB, most of it
@@ -37,7 +37,7 @@ suite=trixie
 # (Debian's swiftlang depends on gcc but not on libc6-dev).
 packages=(swiftlang libgpiod-dev libevdev-dev pkg-config libc6-dev)
 # The arm64 lane runs the tests and checks the package in the foreign root.
-[ "$arch" = "$native" ] || packages+=(python3 dpkg-dev binutils lintian)
+[ "$arch" = "$native" ] || packages+=(python3 dpkg-dev binutils)
 mkdir -p "$cache"
 exec 9> "$cache/.lock"
 flock 9
@@ -60,23 +60,35 @@ debootstrap_root() {
 }
 
 # apt-get in the root, in a mount namespace of its own so its /proc goes away with it.
+# in_root ROOT COMMAND: runs the shell COMMAND in ROOT with /proc mounted, in a mount namespace of
+# its own so its /proc goes away with it.
+in_root() {
+    "${sudo[@]}" unshare --mount --propagation private sh -euc 'mount -t proc proc "$1/proc"; chroot "$1" sh -c "$2"' sh "$1" "$2"
+}
+
 install_packages() {
-    "${sudo[@]}" unshare --mount --propagation private sh -euc '
-        mount -t proc proc "$1/proc"
-        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2 && apt-get clean"
-    ' sh "$cache/base" "${packages[*]}" > "$cache/apt-root.log" 2>&1 ||
+    in_root "$cache/base" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages[*]} && apt-get clean" \
+        > "$cache/apt-root.log" 2>&1 ||
         { tail -n 30 "$cache/apt-root.log" >&2; die "apt-get install ${packages[*]} in the $suite root failed (log: $cache/apt-root.log)"; }
     "${sudo[@]}" mv "$cache/base" "$cache/root"
+}
+
+# The packages a root made before the list grew lacks.
+missing_packages() {
+    in_root "$cache/root" "for p in ${packages[*]}; do dpkg-query -W -f='\${Status}' \$p 2> /dev/null | grep -q 'install ok installed' || echo \$p; done"
+}
+install_missing_packages() {
+    in_root "$cache/root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $* && apt-get clean" \
+        > "$cache/apt-root.log" 2>&1 ||
+        { tail -n 30 "$cache/apt-root.log" >&2; die "apt-get install $* in the $suite root failed (log: $cache/apt-root.log)"; }
 }
 
 # The C++ library's static archive, which the release build links in (udev/release-build.sh): the
 # development package of the root's own GCC (Debian's swiftlang depends on gcc, which does not
 # bring it). Installed when the root lacks it, so a root made before it was needed gets it too.
 cxx_archive() {
-    "${sudo[@]}" unshare --mount --propagation private sh -euc '
-        mount -t proc proc "$1/proc"
-        chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libstdc++-\$(gcc -dumpversion)-dev && apt-get clean"
-    ' sh "$cache/root" > "$cache/apt-cxx.log" 2>&1 ||
+    in_root "$cache/root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libstdc++-\$(gcc -dumpversion)-dev && apt-get clean" \
+        > "$cache/apt-cxx.log" 2>&1 ||
         { tail -n 30 "$cache/apt-cxx.log" >&2; die "apt-get install of the C++ library's development package in the $suite root failed (log: $cache/apt-cxx.log)"; }
 }
 
@@ -84,5 +96,8 @@ started=$EPOCHREALTIME
 timed "host packages" host_packages
 [ -d "$cache/root" ] || [ -d "$cache/base" ] || timed "debootstrap $suite" debootstrap_root
 [ -d "$cache/root" ] || timed "install ${packages[0]} and the rest" install_packages
+missing=$(missing_packages)
+# shellcheck disable=SC2086 # one package a word
+[ -z "$missing" ] || timed "install $(echo $missing)" install_missing_packages $missing
 compgen -G "$cache/root/usr/lib/gcc/*/*/libstdc++.a" > /dev/null || timed "install the C++ library's static archive" cxx_archive
 say "Debian $(cat "$cache/root/etc/debian_version") $arch root ready in $cache/root, $(awk -v s="$started" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s"
