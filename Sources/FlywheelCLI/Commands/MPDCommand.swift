@@ -14,7 +14,7 @@ enum MPDCommand {
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "mpd")
-        let socket = try args.option("socket") ?? WatchCommand.defaultSocket()
+        let socket = try SocketOption.path(&args)
         let mpd = try args.option("mpd") ?? Environment.value("MPD_HOST").map { $0.contains("/") || $0.contains(":") ? $0 : $0 + ":6600" } ?? "localhost:6600"
         var buttons: [Int: MPDTransport] = [:]
         if let buttonText = try args.option("pause-button") {

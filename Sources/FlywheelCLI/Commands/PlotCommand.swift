@@ -4,7 +4,7 @@ import FlywheelCore
 /// `flywheel plot --flick V --from X [--control tempo|scrub] [feel options] --format svg|csv`
 enum PlotCommand {
     static let usage = """
-        flywheel plot --flick V --from X [--control tempo|scrub] \(FeelOptions.usage) --format svg|csv
+        flywheel plot --flick V [--from X] [--control tempo|scrub] \(FeelOptions.usage) --format svg|csv
             Plot a release at X detents with V detents/s until it rests: CSV rows every 1/240 s
             (t,position,velocity,detent), or an SVG of position, reported detent and velocity.
         """
