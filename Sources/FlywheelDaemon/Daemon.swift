@@ -279,6 +279,8 @@ public final class Daemon {
                         for: ConfigurationFile(path: options.configPath), profiles: profiles, commandLineSocket: options.socketPath,
                         defaultSocketPath: defaultSocketPath())
                     if report.valid {
+                        // Warnings once the file is otherwise right: its errors come first, as starting says them.
+                        for warning in report.warnings { say("warning: " + warning) }
                         try? FileOutput.standardOutput.write(report.text)
                     } else {
                         for line in report.text.split(separator: "\n") { say(String(line)) }

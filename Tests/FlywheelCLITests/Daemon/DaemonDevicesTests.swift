@@ -54,7 +54,10 @@ struct DaemonDevicesTests {
         RepositoryPaths.write("", to: directory + "/event12")
         let listed = ToolRun.run(["devices", "--input-dir", directory, "--gpio-dir", directory, "--json"])
         #expect(listed.status == 0)
-        let row = try JSONParser.parse(Array(listed.out.split(separator: "\n").first!.utf8))
+        guard case .array(let rows) = try JSONParser.parse(Array(listed.out.utf8)), let row = rows.first else {
+            Issue.record("devices --json printed no JSON array: \(listed.out)")
+            return
+        }
         #expect(row["path"] == .string(directory + "/event12"))
         #expect(row["error"]?.stringValue?.contains("ENOTTY") == true)
         let record = ToolRun.run(["record", directory + "/event12"])
