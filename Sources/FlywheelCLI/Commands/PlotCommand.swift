@@ -26,6 +26,10 @@ enum PlotCommand {
         case "scrub": bounds = .unbounded
         default: throw .usage("--control takes tempo or scrub, not '\(control)'")
         }
+        if abs(velocity) > parameters.maximumSpeed {
+            // The motion caps a release's speed as the daemon does: say so rather than plot another speed silently.
+            console.err("flywheel plot: --flick \(MotionPlot.fixed(velocity, 1)) is above the speed cap, \(MotionPlot.fixed(parameters.maximumSpeed, 0)) detents/s (feel.max_speed); the plot flicks at the cap.\n")
+        }
         let start = Int(position.rounded())
         let motion = Motion(
             releasedAt: 0, position: position, velocity: velocity, reportedDetent: bounds.clamp(start), bounds: bounds,

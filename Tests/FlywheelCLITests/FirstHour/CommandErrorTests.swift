@@ -53,4 +53,12 @@ struct CommandErrorTests {
         #expect(missing.out.contains("ENOENT"), "\(missing.out)")
         #expect(missing.out.contains("No GPIO chips: the folder \(directory)/missing does not exist."), "\(missing.out)")
     }
+
+    @Test("plot --flick 1000 says the speed is capped at 60 detents/s instead of capping it silently")
+    func plotSaysTheCap() {
+        let capped = ToolRun.run(["plot", "--flick", "1000", "--format", "csv"])
+        #expect(capped.status == 0)
+        #expect(capped.err == "flywheel plot: --flick 1000.0 is above the speed cap, 60 detents/s (feel.max_speed); the plot flicks at the cap.\n")
+        #expect(ToolRun.run(["plot", "--flick", "30", "--format", "csv"]).err.isEmpty)
+    }
 }
