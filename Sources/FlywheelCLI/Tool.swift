@@ -17,8 +17,8 @@ public enum FlywheelTool {
         ToolCommand(name: "plot", usage: PlotCommand.usage, run: PlotCommand.run),
         ToolCommand(name: "replay", usage: ReplayCommand.usage, run: ReplayCommand.run),
         ToolCommand(name: "watch", usage: WatchCommand.usage, run: WatchCommand.run),
-        ToolCommand(name: "send", usage: WatchCommand.usage, run: WatchCommand.send),
-        ToolCommand(name: "connect", usage: WatchCommand.usage, run: WatchCommand.runConnect),
+        ToolCommand(name: "send", usage: SendCommand.usage, run: SendCommand.run),
+        ToolCommand(name: "connect", usage: ConnectCommand.usage, run: ConnectCommand.run),
         ToolCommand(name: "mpd", usage: MPDCommand.usage, run: MPDCommand.run),
         ToolCommand(name: "osc", usage: OSCCommand.usage, run: OSCCommand.run),
         ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
@@ -31,7 +31,7 @@ public enum FlywheelTool {
         flywheel — knobs, jog wheels and touch panels with physical feel.
 
         Usage:
-        \(commands.filter { $0.name != "send" && $0.name != "connect" }.map(\.usage).joined(separator: "\n"))
+        \(commands.map(\.usage).joined(separator: "\n"))
             flywheel COMMAND --help
             flywheel --version
         """
@@ -61,7 +61,7 @@ public enum FlywheelTool {
             }
             return 0
         } catch {
-            console.err(error.description + "\n")
+            console.err("flywheel: " + error.description + "\n")
             return error.status
         }
     }

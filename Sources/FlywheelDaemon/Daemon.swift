@@ -31,10 +31,11 @@ public final class Daemon {
     /// The pipeline's messages of one turn, on their way to the clients (kept from turn to turn:
     /// a turn allocates nothing for its messages).
     let outbox = Outbox()
+    /// The sentence said once at start (unless `--quiet`): where it listens and what it serves.
+    let banner: DaemonBanner
 
     /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
     public init(options: DaemonOptions) throws(ToolError) {
-        var options = options
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
         let passedListener = UnixListener.fromSystemd()
@@ -43,15 +44,12 @@ public final class Daemon {
         if socketPassed {
             for sentence in Self.unusedUnderActivation(configuration, options: options) { Self.say(sentence) }
         }
-        if options.isDemo {
-            let folders = ProfileLibrary.searchPath(explicit: options.hardware, scenarioPath: nil)
-            guard let found = folders.map({ $0 + "/scenarios/demo.sim" }).first(where: FileSystem.exists) else {
-                throw ToolError("the demo scenario hardware/scenarios/demo.sim was not found in \(folders.joined(separator: ", ")); give --hardware DIR")
-            }
-            options.simulate = found
-        }
+        // A bundled scenario by name (`demo`, `flick`): `options.simulate` keeps the name as given.
+        var playedPath = options.replay
         if let simulate = options.simulate {
-            timeline = try InputTimeline.load(simulate, hardware: options.hardware)
+            let path = try BundledScenarios(hardware: options.hardware).path(for: simulate)
+            playedPath = path
+            timeline = try InputTimeline.load(path, hardware: options.hardware)
         } else if let replay = options.replay {
             timeline = try InputTimeline.load(replay, hardware: options.hardware, channels: options.channels)
         } else {
@@ -68,10 +66,11 @@ public final class Daemon {
             throw ToolError(error)
         }
         let listener: UnixListener
+        let socketPath = options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath()
         do {
             listener = try passedListener
                 ?? UnixListener.bind(
-                    path: RuntimeDirectory.prepared(forSocket: options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath()),
+                    path: RuntimeDirectory.prepared(forSocket: socketPath),
                     mode: .init(configuration.socketMode), group: configuration.socketGroup)
             server = try SocketServer(loop: loop, listener: listener, queueLimit: configuration.queueMessages)
         } catch {
@@ -82,7 +81,10 @@ public final class Daemon {
         let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
         let configuration = self.configuration
-        timelineDevice = timeline.map { $0.device(path: options.simulate ?? options.replay ?? "", configuration: configuration) }
+        timelineDevice = timeline.map { $0.device(path: playedPath ?? "", configuration: configuration) }
+        banner = DaemonBanner(
+            socket: socketPassed ? nil : socketPath, input: DaemonBanner.Input(options: options, playedPath: playedPath, devices: configuration.devices),
+            scrubDurationSeconds: scrubDuration)
 
         if timeline == nil, !options.noDevices {
             let backends = DeviceBackends(hardware: options.hardware, entries: configuration.devices, gpioDirectory: options.gpioDirectory)
@@ -113,14 +115,7 @@ public final class Daemon {
     }
 
     /// The socket path when neither the command line nor the configuration names one.
-    static func defaultSocketPath() -> String {
-        if let runtime = Environment.value("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
-            return first + "/flywheel.sock"
-        }
-        if CurrentProcess.isRoot { return "/run/flywheel/flywheel.sock" }
-        if let xdg = Environment.value("XDG_RUNTIME_DIR") { return xdg + "/flywheel.sock" }
-        return "/tmp/flywheel-\(CurrentProcess.userID).sock"
-    }
+    static func defaultSocketPath() -> String { SocketLocation.daemonDefault() }
 
     /// systemd's watchdog, when it asks for one: WATCHDOG=1 every half interval.
     static func watchdogInterval() -> Nanoseconds? {
@@ -255,6 +250,7 @@ public final class Daemon {
         if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
         do { try manager?.start() } catch { throw ToolError(error) }
         schedule()
+        if !options.quiet { Self.say(banner.sentence) }
         _ = SystemdNotify.send("READY=1")
         defer {
             _ = SystemdNotify.send("STOPPING=1")
@@ -283,6 +279,8 @@ public final class Daemon {
                         for: ConfigurationFile(path: options.configPath), profiles: profiles, commandLineSocket: options.socketPath,
                         defaultSocketPath: defaultSocketPath())
                     if report.valid {
+                        // Warnings once the file is otherwise right: its errors come first, as starting says them.
+                        for warning in report.warnings { say("warning: " + warning) }
                         try? FileOutput.standardOutput.write(report.text)
                     } else {
                         for line in report.text.split(separator: "\n") { say(String(line)) }

@@ -32,6 +32,8 @@ public struct DaemonOptions: Sendable {
     public var gpioDirectory = "/dev"
     /// Take no hardware.
     public var noDevices = false
+    /// Say nothing at start (the line naming the socket and the input).
+    public var quiet = false
 
     /// The default configuration file.
     public static let defaultConfigPath = ConfigurationFile.defaultPath
@@ -45,33 +47,39 @@ public struct DaemonOptions: Sendable {
     }
 
     /// Whether it plays the built-in demo.
-    public var isDemo: Bool { simulate == "demo" }
+    public var isDemo: Bool { simulate == "demo" || simulate == "demo.sim" }
 
     /// What `--help` prints.
     public static let usage = """
         flywheeld — serves tempo and scrub events from knobs, jog wheels and touch panels on a Unix socket.
 
-        Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--simulate SCENARIO.sim|demo [--loop]]
-                         [--replay FILE [--channels A,B] [--loop]] [--hardware DIR] [--hold-until-clients N]
-                         [--frames HZ] [--scrub-duration S] [--max-clients N] [--input-dir DIR] [--gpio-dir DIR]
-                         [--no-devices] [--help] [--version]
+        Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--quiet]
+                         [--simulate SCENARIO [--loop]] [--replay FILE [--channels A,B] [--loop]] [--hardware DIR]
+                         [--hold-until-clients N] [--frames HZ] [--scrub-duration S] [--max-clients N]
+                         [--input-dir DIR] [--gpio-dir DIR] [--no-devices] [--help] [--version]
 
-          --config PATH       the configuration (JSON5; default /etc/flywheel/flywheel.json5, absent = defaults);
-                              SIGHUP reloads it without dropping clients
-          --check-config      validate the configuration and exit
+          --config PATH       the configuration (JSON5; default /etc/flywheel/flywheel.json5, absent = defaults;
+                              udev/flywheel.json5 is a commented one to start from); SIGHUP reloads it
+          --check-config      check the configuration and what it asks of this system, and exit
           --socket PATH       where to listen (default $RUNTIME_DIRECTORY/flywheel.sock, else
                               /run/flywheel/flywheel.sock as root, else $XDG_RUNTIME_DIR/flywheel.sock);
                               systemd socket activation (LISTEN_FDS) is used when present
-          --simulate FILE     drive the knob from the firmware simulator in real time ("demo": the built-in demo)
-          --replay FILE       serve a recording (.edges, .vcd with --channels A,B, evemu) in real time
+          --quiet             do not say where it listens and what it serves when it starts
+          --simulate SCENARIO drive the knob from the firmware simulator in real time: a .sim file, or a
+                              bundled scenario by name (demo, flick, bouncy-knob, …: hardware/scenarios)
+          --replay FILE       serve a recording (.edges, .vcd, evemu) in real time
+          --channels A,B      a .vcd recording's A and B channels, by name
           --loop              start the scenario or recording again when it ends
           --hardware DIR      a folder of device profiles and scenarios, searched first
           --hold-until-clients N  start the input once N clients are connected (for tests and demos)
           --frames HZ         continuous frames while in motion for clients that ask (default 60, 0 = none)
-          --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo uses 214)
+          --scrub-duration S  the scrub content's length until a client sets it (default 0; the demo: 214)
           --max-clients N     clients served at once (default 256); one more is told so and closed
-          --input-dir DIR     where evdev nodes appear (default /dev/input); --gpio-dir DIR for GPIO chips (default /dev)
+          --input-dir DIR     where evdev nodes appear (default /dev/input)
+          --gpio-dir DIR      where GPIO chips appear (default /dev)
           --no-devices        take no hardware (only --simulate/--replay input)
+          --help, -h          print this and exit
+          --version           print the version and exit
 
         Without --simulate or --replay, flywheeld takes the devices the configuration lists (evdev paths
         or GPIO lines), or, when it lists none, every knob it recognises in /dev/input; devices may come
@@ -93,7 +101,7 @@ public struct DaemonOptions: Sendable {
     /// Reads flywheeld's arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(ToolError) -> Action {
         var args = Arguments(arguments, command: "flywheeld")
-        if args.flag("help") { return .print(usage) }
+        if args.flag("help") || arguments.contains("-h") { return .print(usage) }
         if args.flag("version") {
             return .print("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion))\n")
         }
@@ -113,8 +121,15 @@ public struct DaemonOptions: Sendable {
         options.inputDirectory = try args.option("input-dir") ?? options.inputDirectory
         options.gpioDirectory = try args.option("gpio-dir") ?? options.gpioDirectory
         options.noDevices = args.flag("no-devices")
+        options.quiet = args.flag("quiet")
         _ = try args.positionals("no other arguments", count: 0...0)
         if options.simulate != nil && options.replay != nil { throw .usage("choose one of --simulate and --replay") }
+        if options.loop && options.simulate == nil && options.replay == nil {
+            throw .usage("--loop repeats a --simulate scenario or a --replay recording; give one of them, or leave --loop out")
+        }
+        if options.channels != nil && options.replay == nil {
+            throw .usage("--channels chooses a --replay .vcd recording's A and B channels; give --replay FILE.vcd with it")
+        }
         return .serve(options)
     }
 }

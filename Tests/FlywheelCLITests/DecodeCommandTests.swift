@@ -57,7 +57,7 @@ struct DecodeCommandTests {
     func errors(_ failure: Failure) {
         let run = ToolRun.run(failure.arguments)
         #expect(run.status == failure.status)
-        #expect(run.err == failure.message + "\n")
+        #expect(run.err == "flywheel: " + failure.message + "\n")
         #expect(run.out.isEmpty)
     }
 
@@ -65,12 +65,12 @@ struct DecodeCommandTests {
     func auto() {
         let run = ToolRun.run(["decode", Self.fixtures + "/rotary-ramp.vcd", "--channels", "0,1", "--steps-per-detent", "auto", "--summary"])
         #expect(run.status == 1)
-        #expect(run.err.hasPrefix("Cannot detect the steps per detent"))
+        #expect(run.err.hasPrefix("flywheel: Cannot detect the steps per detent"))
         let golden = ToolRun.run(["decode", RepositoryPaths.path("Tests/Golden/sim-bouncy-knob.edges"), "--steps-per-detent", "auto", "--summary"])
         #expect(golden.status == 0, "\(golden.err)")
         #expect(golden.out.contains(#""steps_per_detent":4,"confidence":"#))
         // A wiggle never rests long enough to tell: the decoder says so rather than guessing.
         let wiggle = ToolRun.run(["decode", RepositoryPaths.path("Tests/Golden/ec11-wiggle.edges"), "--steps-per-detent", "auto", "--summary"])
-        #expect(wiggle.status == 1 && wiggle.err.hasPrefix("Cannot detect the steps per detent"))
+        #expect(wiggle.status == 1 && wiggle.err.hasPrefix("flywheel: Cannot detect the steps per detent"))
     }
 }

@@ -17,7 +17,7 @@ struct ExecutableTests {
         let run = ChildProcess.run(ChildProcess.product("flywheel"), ["decode", "/nonexistent.edges"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
-        #expect(run.err == "open on /nonexistent.edges failed: No such file or directory (ENOENT).\n")
+        #expect(run.err == "flywheel: open on /nonexistent.edges failed: No such file or directory (ENOENT).\n")
     }
 
     @Test("flywheel --version names the libgpiod it runs with and the API it was built for")

@@ -87,9 +87,9 @@ struct FeelCommandTests {
     @Test("bad feel options are refused with one sentence")
     func badOptions() {
         #expect(ToolRun.run(["plot", "--flick", "3", "--damping", "7", "--format", "csv"]).err
-                == "--damping takes a ratio from 0.1 to 2 or standard, snappy, critical; not '7'.\n")
-        #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "'plot' needs --flick V (detents per second).\n")
-        #expect(ToolRun.run(["replay", Self.flick, "--control", "pitch"]).err == "--control takes tempo, scrub, volume or switch, not 'pitch'.\n")
+                == "flywheel: --damping takes a ratio from 0.1 to 2 or standard, snappy, critical; not '7'.\n")
+        #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "flywheel: 'plot' needs --flick V (detents per second).\n")
+        #expect(ToolRun.run(["replay", Self.flick, "--control", "pitch"]).err == "flywheel: --control takes tempo, scrub, volume or switch, not 'pitch'.\n")
     }
 }
 

@@ -16,8 +16,9 @@ struct ChildProcess {
 
     static func product(_ name: String) -> String { productsDirectory + "/" + name }
 
-    /// Runs `executable` with `arguments`, feeding `input` on standard input.
-    static func run(_ executable: String, _ arguments: [String], input: String = "") -> ChildProcess {
+    /// Runs `executable` with `arguments`, feeding `input` on standard input; `environment` entries
+    /// (`NAME=value`) are added to this process's own environment.
+    static func run(_ executable: String, _ arguments: [String], input: String = "", environment: [String] = []) -> ChildProcess {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         precondition(pipe(&inPipe) == 0 && pipe(&outPipe) == 0 && pipe(&errPipe) == 0)
         for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -29,7 +30,16 @@ struct ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        var inherited: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            inherited.append(String(cString: pointer))
+            entry += 1
+        }
+        let names = Set(environment.map { $0.prefix { $0 != "=" } })
+        let envp = (inherited.filter { !names.contains($0.prefix { $0 != "=" }) } + environment).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         posix_spawn_file_actions_destroy(&actions)
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         guard spawned == 0 else {

@@ -58,7 +58,7 @@ struct SimCommandTests {
     }
 
     static let failures: [Failure] = [
-        .init(arguments: ["sim", scenarios + "/bouncy-knob.sim"], message: "'sim' needs exactly one of --emit edges|evemu, --truth, --uinput and --gpio-sim NAME."),
+        .init(arguments: ["sim", scenarios + "/bouncy-knob.sim"], message: "'sim' needs exactly one of these: --emit edges|evemu, --truth, --uinput or --gpio-sim NAME."),
         .init(arguments: ["sim", scenarios + "/bouncy-knob.sim", "--emit", "wav"], message: "--emit takes edges or evemu, not 'wav'."),
         .init(arguments: ["sim", scenarios + "/bouncy-knob.sim", "--truth", "--seed", "-1"],
               message: "--seed must be a whole number from 0 to 2^64-1, not '-1'."),
@@ -70,7 +70,7 @@ struct SimCommandTests {
     func errors(_ failure: Failure) {
         let run = ToolRun.run(failure.arguments)
         #expect(run.status != 0)
-        #expect(run.err == failure.message + "\n")
+        #expect(run.err == "flywheel: " + failure.message + "\n")
     }
 
     @Test("a scenario naming an unknown device says where it looked")
@@ -81,7 +81,7 @@ struct SimCommandTests {
         let run = ToolRun.run(["sim", file, "--truth", "--hardware", "/nonexistent"])
         #expect(run.status == 1)
         // The file and its `device` line, then where it looked.
-        #expect(run.err.hasPrefix("\(file) line 1: the device 'no-such-knob' is unknown: No device profile 'no-such-knob.profile' in /nonexistent, "))
+        #expect(run.err.hasPrefix("flywheel: \(file) line 1: the device 'no-such-knob' is unknown: No device profile 'no-such-knob.profile' in /nonexistent, "))
     }
 }
 

@@ -30,9 +30,7 @@ final class DaemonSession {
         self.input = input
         self.deliver = deliver
         self.log = log
-        do { daemon = try open() } catch {
-            throw ToolError("Cannot reach flywheeld at \(path): \(error.description) Is the daemon running? Give its socket with --socket PATH")
-        }
+        do { daemon = try open() } catch { throw SocketOption.unreachable(path, error.description) }
     }
 
     /// A new connection, asked for `request`.
@@ -56,7 +54,7 @@ final class DaemonSession {
     /// The connection failed or ended: the next attempt waits twice as long, up to 10 s.
     private func drop(_ reason: String) {
         daemon = nil
-        log("\(name): flywheeld at \(path): \(reason); \(backoff.failed(at: MonotonicClock.now()))")
+        log("\(name): flywheeld at \(path): \(ReconnectBackoff.clause(reason)); \(backoff.failed(at: MonotonicClock.now()))")
     }
 
     /// Runs until SIGTERM, SIGINT or the input's end of file.

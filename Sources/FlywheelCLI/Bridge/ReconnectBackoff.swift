@@ -18,6 +18,11 @@ struct ReconnectBackoff {
         return "retrying in \(MotionPlot.fixed(waitSeconds, 2)) s."
     }
 
+    /// `reason` as the first half of "REASON; retrying in N s.": a sentence's final period taken off.
+    static func clause(_ reason: String) -> String {
+        reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+    }
+
     /// An attempt succeeded.
     mutating func succeeded() {
         waitSeconds = 0.125

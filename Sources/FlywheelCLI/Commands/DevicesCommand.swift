@@ -9,6 +9,8 @@ enum DevicesCommand {
         flywheel devices [--input-dir DIR] [--gpio-dir DIR] [--hardware DIR] [--json]
             List the evdev devices and GPIO chips and what Flywheel would make of each: kind, profile,
             whether flywheeld takes it when no device is configured, and why (or why it cannot open it).
+            --json prints a JSON array of them instead ([] when there are none). --input-dir and --gpio-dir
+            look elsewhere than /dev/input and /dev; --hardware DIR adds a folder of device profiles.
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
@@ -22,8 +24,10 @@ enum DevicesCommand {
 
         var rows: [JSONValue] = []
         var text = ""
-        let names = ((try? FileSystem.listDirectory(inputDirectory)) ?? []).filter { $0.hasPrefix("event") }
-            .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        var listing: [String] = []
+        var unreadable: String?
+        do { listing = try FileSystem.listDirectory(inputDirectory) } catch { unreadable = error.description }
+        let names = listing.filter { $0.hasPrefix("event") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         for name in names {
             let path = inputDirectory + "/" + name
             do {
@@ -44,7 +48,12 @@ enum DevicesCommand {
                 text += "\(path)\n    cannot open: \(error.description)\n"
             }
         }
-        if names.isEmpty { text += "No input devices in \(inputDirectory).\n" }
+        if let unreadable {
+            rows.append(.object([("path", .string(inputDirectory)), ("error", .string(unreadable))]))
+            text += "No input devices: the folder \(inputDirectory) cannot be read: \(unreadable)\n"
+        } else if names.isEmpty {
+            text += "No input devices in \(inputDirectory).\n"
+        }
         let chips = GPIOLines.chips(in: gpioDirectory)
         let header = GPIOLines.header(among: chips)
         for chip in chips {
@@ -58,14 +67,18 @@ enum DevicesCommand {
                     ? ", the Raspberry Pi header: devices[].gpio takes it when `chip` is left out (lines by offset or name, such as GPIO17)\n"
                     : ": an encoder's A, B and button lines are configured as devices[].gpio with chip: \"\(chip.name)\"\n")
         }
-        if chips.isEmpty { text += "No GPIO chips in \(gpioDirectory) that can be opened.\n" }
+        if chips.isEmpty {
+            text += FileSystem.exists(gpioDirectory)
+                ? "No GPIO chips in \(gpioDirectory) that can be opened.\n" : "No GPIO chips: the folder \(gpioDirectory) does not exist.\n"
+        }
         if json {
-            var out = ""
-            for row in rows {
+            // One JSON array, a device a line: `[]` when there is nothing.
+            var out = "["
+            for (index, row) in rows.enumerated() {
+                out += index == 0 ? "\n" : ",\n"
                 row.encode(into: &out)
-                out += "\n"
             }
-            console.out(out)
+            console.out(out + (rows.isEmpty ? "]\n" : "\n]\n"))
         } else {
             console.out(text)
         }

@@ -1,27 +1,39 @@
+import FlywheelCore
 import FlywheelDaemon
 import FlywheelIO
 
-/// `flywheel mpd [--socket PATH] [--mpd PATH|HOST:PORT] [--button BUTTON=ACTION ...] [--pause-button CODE]`
+/// `flywheel mpd [--socket PATH] [--mpd PATH|HOST:PORT] [--button BUTTON=ACTION ...] [--pause-button BUTTON]`
 enum MPDCommand {
     static let usage = """
-        flywheel mpd [--socket PATH] [--mpd PATH|HOST:PORT] [--button BUTTON=ACTION ...] [--pause-button CODE]
+        flywheel mpd [--socket PATH] [--mpd PATH|HOST:PORT] [--button BUTTON=ACTION ...] [--pause-button BUTTON]
             Drive MPD from flywheeld: keep the scrub control on the current song, seek when a scrub commits,
             set MPD's volume from the volume control (one setvol at a time, the latest winning) and read
             MPD's volume back; a tap of BUTTON (BTN_0…BTN_9 or a key code) does ACTION: play-pause, next,
-            previous or stop (--button may be repeated; --pause-button CODE is --button CODE=play-pause).
+            previous or stop (--button may be repeated; --pause-button BUTTON is --button BUTTON=play-pause).
             MPD defaults to $MPD_HOST or localhost:6600. Reconnects to either side; exits on SIGTERM.
+            Example: flywheel mpd --mpd /run/mpd/socket --button BTN_0=play-pause --button BTN_1=next
+            \(SocketOption.usage)
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "mpd")
-        let socket = try args.option("socket") ?? WatchCommand.defaultSocket()
+        let socket = try SocketOption.path(&args)
         let mpd = try args.option("mpd") ?? Environment.value("MPD_HOST").map { $0.contains("/") || $0.contains(":") ? $0 : $0 + ":6600" } ?? "localhost:6600"
+        let buttons = try Self.buttons(&args)
+        _ = try args.positionals("no other arguments", count: 0...0)
+        let bridge = MPDBridge(flywheel: socket, mpd: mpd, buttons: buttons, log: { console.err($0 + "\n") })
+        do { try bridge.run() } catch { throw ToolError(error) }
+    }
+
+    /// The buttons' jobs from `--pause-button BUTTON` and `--button BUTTON=ACTION` (BUTTON as
+    /// BTN_0…BTN_9 or a key code, in both).
+    static func buttons(_ args: inout Arguments) throws(ToolError) -> [Int: MPDTransport] {
         var buttons: [Int: MPDTransport] = [:]
         if let buttonText = try args.option("pause-button") {
-            guard let code = Int(buttonText), (0...0x2ff).contains(code) else {
-                throw .usage("--pause-button takes an evdev key code such as 256, not '\(buttonText)'")
+            guard let code = KeyCode.button(named: buttonText) else {
+                throw .usage("--pause-button takes a button as BTN_0…BTN_9 or a key code such as 256, not '\(buttonText)'")
             }
-            buttons[code] = .playPause
+            buttons[Int(code)] = .playPause
         }
         for text in try args.options("button") {
             guard let (code, action) = MPDTransport.binding(text) else {
@@ -30,8 +42,6 @@ enum MPDCommand {
             }
             buttons[code] = action
         }
-        _ = try args.positionals("no files", count: 0...0)
-        let bridge = MPDBridge(flywheel: socket, mpd: mpd, buttons: buttons, log: { console.err($0 + "\n") })
-        do { try bridge.run() } catch { throw ToolError(error) }
+        return buttons
     }
 }

@@ -13,7 +13,7 @@ enum OSCCommand {
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "osc")
-        let socket = try args.option("socket") ?? WatchCommand.defaultSocket()
+        let socket = try SocketOption.path(&args)
         guard let target = try args.option("to") else { throw .usage("'osc' needs --to HOST:PORT (where the OSC receiver listens)") }
         let presetName = try args.option("preset") ?? "generic"
         guard let preset = OSCPreset(rawValue: presetName) else {

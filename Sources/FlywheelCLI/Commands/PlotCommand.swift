@@ -4,7 +4,7 @@ import FlywheelCore
 /// `flywheel plot --flick V --from X [--control tempo|scrub] [feel options] --format svg|csv`
 enum PlotCommand {
     static let usage = """
-        flywheel plot --flick V --from X [--control tempo|scrub] \(FeelOptions.usage) --format svg|csv
+        flywheel plot --flick V [--from X] [--control tempo|scrub] \(FeelOptions.usage) --format svg|csv
             Plot a release at X detents with V detents/s until it rests: CSV rows every 1/240 s
             (t,position,velocity,detent), or an SVG of position, reported detent and velocity.
         """
@@ -25,6 +25,10 @@ enum PlotCommand {
         case "tempo": bounds = .clamp(0...(TempoDial().detentCount - 1))
         case "scrub": bounds = .unbounded
         default: throw .usage("--control takes tempo or scrub, not '\(control)'")
+        }
+        if abs(velocity) > parameters.maximumSpeed {
+            // The motion caps a release's speed as the daemon does: say so rather than plot another speed silently.
+            console.err("flywheel plot: --flick \(MotionPlot.fixed(velocity, 1)) is above the speed cap, \(MotionPlot.fixed(parameters.maximumSpeed, 0)) detents/s (feel.max_speed); the plot flicks at the cap.\n")
         }
         let start = Int(position.rounded())
         let motion = Motion(

@@ -56,7 +56,10 @@ enum RecordCommand {
         do {
             if let gpio {
                 let spec = try parseGPIO(gpio)
-                let lines = try GPIOLines(chip: spec.chip, a: spec.a, b: spec.b, button: nil, consumer: "flywheel-record")
+                let lines: GPIOLines
+                do { lines = try GPIOLines(chip: spec.chip, a: spec.a, b: spec.b, button: nil, consumer: "flywheel-record") } catch {
+                    throw ToolError("\(error.description) `flywheel devices` lists the GPIO chips there are and their lines")
+                }
                 close = lines.close
                 let levels = try lines.levels().quadrature
                 let notes = "recorded from \(lines.chipName) (\(lines.chipLabel)) lines A=\(spec.a) B=\(spec.b)" + (lines.pullUpApplied ? ", pull-ups on" : "")

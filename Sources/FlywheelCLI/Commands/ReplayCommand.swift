@@ -7,10 +7,11 @@ import FlywheelSimulator
 /// in virtual time, printing the events the socket would carry.
 enum ReplayCommand {
     static let usage = """
-        flywheel replay FILE [--config PATH] [--control tempo|scrub|volume|switch] [--frames HZ] [--steps-per-detent 1|2|4]
-                      [--channels A,B] [--bpm N] [--table integer|maelzel] [--duration S] [--position S]
+        flywheel replay FILE|SCENARIO [--config PATH] [--control tempo|scrub|volume|switch] [--frames HZ] [--steps-per-detent 1|2|4]
+                      [--channels A,B] [--hardware DIR] [--bpm N] [--table integer|maelzel] [--duration S] [--position S]
                       \(FeelOptions.usage)
-            Run a recording (.vcd, .edges, evemu) or a scenario (.sim) through flywheeld's own pipeline
+            Run a recording (.vcd, .edges, evemu) or a scenario (a .sim file, or a bundled one by name such
+            as flick or demo) through flywheeld's own pipeline
             (device interpretation, physics, controls, buttons, the shuttle ring, gaps) in virtual time and
             print the messages a client watching every class receives, without seq, then exit. The
             controls are set up as flywheeld's from --config (default: the defaults); --control pins the
@@ -53,7 +54,7 @@ enum ReplayCommand {
         let position = try FeelOptions.number(&args, "position")
         guard duration >= 0 else { throw .usage("--duration must not be negative") }
         configuration.feel = try FeelOptions.parse(&args, base: configuration.feel)
-        let path = try args.positionals("one FILE to replay", count: 1...1)[0]
+        let path = try BundledScenarios(hardware: hardware).path(for: try args.positionals("one FILE to replay", count: 1...1)[0])
 
         let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels)
         var core = DaemonCore(configuration: configuration, scrubDurationSeconds: duration)

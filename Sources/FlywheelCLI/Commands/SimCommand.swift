@@ -7,11 +7,12 @@ import FlywheelSimulator
 /// `flywheel sim SCENARIO.sim [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)`
 enum SimCommand {
     static let usage = """
-        flywheel sim SCENARIO.sim [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)
-            Run the firmware simulator on a scenario. --emit edges writes the GPIO edge log the host
+        flywheel sim SCENARIO [--seed N] [--hardware DIR] (--emit edges|evemu | --truth)
+            Run the firmware simulator on a scenario: a .sim file, or a bundled one by name (flick, demo,
+            bouncy-knob, …: hardware/scenarios). --emit edges writes the GPIO edge log the host
             would read through libgpiod; --emit evemu writes the evdev events the device's driver or
             firmware would report, with the device description; --truth prints the true net detents.
-        flywheel sim SCENARIO.sim (--uinput [--report-led] | --gpio-sim NAME [--pi-header]) [--no-wait] [--linger S]
+        flywheel sim SCENARIO (--uinput [--report-led] | --gpio-sim NAME [--pi-header]) [--no-wait] [--linger S]
             Play the scenario in real time into the real kernel: --uinput as a uinput device with the
             profile's name and USB ids (PowerMate, ShuttleXpress, a kernel rotary-encoder lookalike);
             --gpio-sim as a gpio-sim chip NAME whose lines 0, 1, 2 (A, B, button) follow the contacts,
@@ -34,9 +35,9 @@ enum SimCommand {
         let piHeader = args.flag("pi-header")
         let reportsLED = args.flag("report-led")
         let linger = try FeelOptions.number(&args, "linger", default: 0)!
-        let path = try args.positionals("one SCENARIO.sim file", count: 1...1)[0]
+        let path = try BundledScenarios(hardware: hardware).path(for: try args.positionals("one SCENARIO (a .sim file or a bundled name)", count: 1...1)[0])
         guard [truth, emit != nil, uinput, gpioSim != nil].filter({ $0 }).count == 1 else {
-            throw .usage("'sim' needs exactly one of --emit edges|evemu, --truth, --uinput and --gpio-sim NAME")
+            throw .usage("'sim' needs exactly one of these: --emit edges|evemu, --truth, --uinput or --gpio-sim NAME")
         }
         guard !reportsLED || uinput else { throw .usage("--report-led goes with --uinput") }
         guard !piHeader || gpioSim != nil else { throw .usage("--pi-header goes with --gpio-sim NAME") }

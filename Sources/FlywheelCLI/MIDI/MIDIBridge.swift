@@ -37,7 +37,7 @@ final class MIDIBridge {
         do { try output.write(bytes: bytes) } catch {
             output.close()
             self.output = nil
-            log("flywheel midi: \(error); reopening \(devicePath), \(deviceBackoff.failed(at: MonotonicClock.now()))")
+            log("flywheel midi: \(ReconnectBackoff.clause("\(error)")); reopening \(devicePath), \(deviceBackoff.failed(at: MonotonicClock.now()))")
         }
     }
 
@@ -65,7 +65,7 @@ final class MIDIBridge {
             backoff.succeeded()
             log("flywheel midi: connected to flywheeld at \(flywheelAddress), writing to \(devicePath).")
         } catch {
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(error); \(backoff.failed(at: MonotonicClock.now()))")
+            log("flywheel midi: flywheeld at \(flywheelAddress): \(ReconnectBackoff.clause("\(error)")); \(backoff.failed(at: MonotonicClock.now()))")
         }
     }
 
@@ -82,7 +82,7 @@ final class MIDIBridge {
         if let reason {
             loop.unregister(flywheel.fd)
             self.flywheel = nil
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(reason); \(backoff.failed(at: MonotonicClock.now()))")
+            log("flywheel midi: flywheeld at \(flywheelAddress): \(ReconnectBackoff.clause(reason)); \(backoff.failed(at: MonotonicClock.now()))")
         }
     }
 

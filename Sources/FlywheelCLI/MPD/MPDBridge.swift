@@ -56,7 +56,7 @@ final class MPDBridge {
     func mayTry(_ side: String) -> Bool { backoff[side, default: ReconnectBackoff()].mayTry(at: MonotonicClock.now()) }
 
     func failed(_ side: String, _ address: String, _ reason: String) {
-        log("flywheel mpd: \(side) at \(address): \(reason); \(backoff[side, default: ReconnectBackoff()].failed(at: MonotonicClock.now()))")
+        log("flywheel mpd: \(side) at \(address): \(ReconnectBackoff.clause(reason)); \(backoff[side, default: ReconnectBackoff()].failed(at: MonotonicClock.now()))")
     }
 
     func connectFlywheel() {

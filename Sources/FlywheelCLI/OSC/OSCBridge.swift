@@ -41,7 +41,7 @@ final class OSCBridge {
     /// The connection failed or ended: the next attempt waits twice as long, up to 10 s.
     func drop(_ reason: String) {
         flywheel = nil
-        log("flywheel osc: flywheeld at \(flywheelAddress): \(reason); \(backoff.failed(at: MonotonicClock.now()))")
+        log("flywheel osc: flywheeld at \(flywheelAddress): \(ReconnectBackoff.clause(reason)); \(backoff.failed(at: MonotonicClock.now()))")
     }
 
     /// Sends the messages for one line from flywheeld.

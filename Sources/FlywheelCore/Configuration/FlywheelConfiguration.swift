@@ -97,7 +97,9 @@ public struct FlywheelConfiguration: Sendable {
     public static func parse(_ bytes: [UInt8], file: String) throws(FileLineError) -> FlywheelConfiguration {
         let document: (value: JSONValue, memberLines: [String: Int])
         do { document = try JSONParser.parseJSON5(bytes) } catch {
-            throw FileLineError(file: file, line: JSONParser.line(of: error.offset, in: bytes), problem: error.problem)
+            throw FileLineError(
+                file: file, line: JSONParser.line(of: error.offset, in: bytes), column: JSONParser.column(of: error.offset, in: bytes),
+                problem: SyntaxHint.problem(error, in: bytes))
         }
         // An empty file is most often one being rewritten: refusing it keeps the running
         // configuration on a reload. `{}` asks for the defaults.
@@ -116,6 +118,10 @@ public struct FlywheelConfiguration: Sendable {
             config.socketPath = path
         }
         config.socketGroup = try socket.string("group", default: nil)
+        if case .int(let number)? = socket.value("mode") {
+            // `mode: 660` (JSON5 has no octal numbers): the mode is a string.
+            throw socket.fail("mode", "must be a string such as \"0660\" (an octal mode, in quotes), got the number \(number); write \"0\(number)\"")
+        }
         if let mode = try socket.string("mode", default: nil) {
             guard let value = UInt32(mode, radix: 8), value <= 0o777, value & 0o600 == 0o600 else {
                 throw socket.fail("mode", "must be an octal mode such as \"0660\" that lets the owner read and write, got \"\(mode)\"")
@@ -267,6 +273,9 @@ public struct FlywheelConfiguration: Sendable {
                 gpio = DeviceEntry.GPIOLines(
                     chip: GPIOChipSelector(configured: chip), a: try line("a", required: true)!, b: try line("b", required: true)!,
                     button: try line("button", required: false))
+            }
+            if let gpio, let clash = GPIOLinesCheck.clash(a: gpio.a, b: gpio.b, button: gpio.button) {
+                throw device.fail("gpio", clash)
             }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
             let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")

@@ -54,6 +54,14 @@ public struct JSONParser {
         return line
     }
 
+    /// 1-based column (in bytes) of a byte offset on its line.
+    public static func column(of offset: Int, in bytes: [UInt8]) -> Int {
+        let end = min(offset, bytes.count)
+        var start = end
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        return end - start + 1
+    }
+
     mutating func skipWhitespaceAndComments() throws(Failure) {
         while true {
             skipWhitespace()
@@ -229,10 +237,13 @@ public struct JSONParser {
                 throw Failure(offset: index, problem: "the key \"\(Excerpt.of(key))\" appears twice")
             }
             pairs.append((key, item))
+            let valueEnd = index
             try skipWhitespaceAndComments()
             guard index < bytes.count else { throw fail("expected ',' or '}' but the input ended") }
             if bytes[index] == 0x2C { index += 1; continue }
             if bytes[index] == 0x7D { index += 1; return .object(pairs) }
+            // A configuration's missing comma is shown where it is missing: after the value, not at the next key.
+            if json5 { throw Failure(offset: valueEnd, problem: "expected ',' or '}' after the value of \"\(Excerpt.of(key))\"") }
             throw fail("expected ',' or '}'")
         }
     }
@@ -256,10 +267,12 @@ public struct JSONParser {
             if json5 { memberLines[dottedPath] = lineNumber(at: index) }
             items.append(try value())
             path.removeLast()
+            let valueEnd = index
             try skipWhitespaceAndComments()
             guard index < bytes.count else { throw fail("expected ',' or ']' but the input ended") }
             if bytes[index] == 0x2C { index += 1; continue }
             if bytes[index] == 0x5D { index += 1; return .array(items) }
+            if json5 { throw Failure(offset: valueEnd, problem: "expected ',' or ']' after this item") }
             throw fail("expected ',' or ']'")
         }
     }

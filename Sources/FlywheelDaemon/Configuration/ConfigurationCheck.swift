@@ -84,19 +84,22 @@ public enum ConfigurationCheck {
         return problems(in: configuration, socket: socket, profileProblem: { lookups[$0]?.problem ?? nil }, profileReport: { lookups[$0]?.report ?? nil })
     }
 
-    /// The `--check-config` report for `file`: the sentence to print and whether it passed.
+    /// The `--check-config` report for `file`: the sentence to print, whether it passed, and the
+    /// warnings (``ConfigurationWarnings``: devices not there now) that do not fail it.
     /// `commandLineSocket` is `--socket`; `defaultSocketPath` the path used when neither gives one.
     public static func report(
-        for file: ConfigurationFile, profiles: ProfileLibrary, commandLineSocket: String? = nil, defaultSocketPath: String
-    ) -> (text: String, valid: Bool) {
+        for file: ConfigurationFile, profiles: ProfileLibrary, commandLineSocket: String? = nil, defaultSocketPath: String,
+        warnings: (FlywheelConfiguration) -> [ConfigurationProblem] = { ConfigurationWarnings.warnings(in: $0) }
+    ) -> (text: String, valid: Bool, warnings: [String]) {
         let configuration: FlywheelConfiguration  // the defaults when the default path is absent
-        do { configuration = try file.load() } catch { return ("\(error)\n", false) }
+        do { configuration = try file.load() } catch { return ("\(error)\n", false, []) }
         let socket = SocketChoice(commandLine: commandLineSocket, configuration: configuration, fallback: defaultSocketPath)
         let found = problems(in: configuration, socket: socket, profiles: profiles)
-        guard found.isEmpty else { return (found.map(\.description).joined(separator: "\n") + "\n", false) }
+        let warned = warnings(configuration).map(\.description)
+        guard found.isEmpty else { return (found.map(\.description).joined(separator: "\n") + "\n", false, warned) }
         guard file.explicit || file.isPresent else {
-            return ("\(file.path) does not exist; flywheeld would run with the defaults.\n", true)
+            return ("\(file.path) does not exist; flywheeld would run with the defaults.\n", true, warned)
         }
-        return ("\(file.path): the configuration is valid.\n", true)
+        return ("\(file.path): the configuration is valid\(warned.isEmpty ? "" : " (with the warnings above)").\n", true, warned)
     }
 }

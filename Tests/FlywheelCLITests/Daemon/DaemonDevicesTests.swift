@@ -54,16 +54,19 @@ struct DaemonDevicesTests {
         RepositoryPaths.write("", to: directory + "/event12")
         let listed = ToolRun.run(["devices", "--input-dir", directory, "--gpio-dir", directory, "--json"])
         #expect(listed.status == 0)
-        let row = try JSONParser.parse(Array(listed.out.split(separator: "\n").first!.utf8))
+        guard case .array(let rows) = try JSONParser.parse(Array(listed.out.utf8)), let row = rows.first else {
+            Issue.record("devices --json printed no JSON array: \(listed.out)")
+            return
+        }
         #expect(row["path"] == .string(directory + "/event12"))
         #expect(row["error"]?.stringValue?.contains("ENOTTY") == true)
         let record = ToolRun.run(["record", directory + "/event12"])
         #expect(record.status == 1 && record.err.contains("libevdev_new_from_fd on \(directory)/event12 failed"))
         let gpio = ToolRun.run(["record", "--gpio", "nochip"])
-        #expect(gpio.status == 2 && gpio.err == "--gpio takes CHIP:A,B such as gpiochip0:17,27, not 'nochip'.\n")
+        #expect(gpio.status == 2 && gpio.err == "flywheel: --gpio takes CHIP:A,B such as gpiochip0:17,27, not 'nochip'.\n")
         let missing = ToolRun.run(["record", "--gpio", "flywheel-no-such-chip:1,2"])
         // libgpiod 1.6 looks the chip up itself (gpiod_chip_open_lookup); with 2.x, which has no lookup, the
         // last gpiod_chip_open fails.
-        #expect(missing.status == 1 && missing.err.hasPrefix("gpiod_chip_open") && missing.err.contains(" on flywheel-no-such-chip failed"))
+        #expect(missing.status == 1 && missing.err.hasPrefix("flywheel: gpiod_chip_open") && missing.err.contains(" on flywheel-no-such-chip failed"))
     }
 }

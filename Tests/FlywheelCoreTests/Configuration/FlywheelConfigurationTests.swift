@@ -76,11 +76,11 @@ struct FlywheelConfigurationTests {
         ("{ controls: { mode: { initial: 'scrub', segments: ['tempo'] } } }", "line 1: key 'controls.mode.initial' must be one of \"tempo\", got \"scrub\"."),
         ("{ controls: { pitch: {} } }", "line 1: unknown key 'controls.pitch'; the keys of 'controls' are tempo, scrub, volume, mode, buttons."),
         ("{ clients: { max_clients: 0 } }", "line 1: key 'clients.max_clients' must be from 1 to 4096, got 0."),
-        ("{\n feel: {},\n feel: {} }", "line 3: the key \"feel\" appears twice (first on line 2)."),
-        ("{ feel: { damping: NaN } }", "line 1: NaN and Infinity are not numbers a configuration accepts."),
-        ("{ feel: {} } extra", "line 1: unexpected text after the configuration object."),
-        ("{\n /* never closed\n", "line 2: a /* comment that never ends."),
-        ("{ feel: { damping: 'x }", "line 1: expected '\"' to close the string but the input ended."),
+        ("{\n feel: {},\n feel: {} }", "line 3, column 2: the key \"feel\" appears twice (first on line 2)."),
+        ("{ feel: { damping: NaN } }", "line 1, column 20: NaN and Infinity are not numbers a configuration accepts."),
+        ("{ feel: {} } extra", "line 1, column 14: unexpected text after the configuration object."),
+        ("{\n /* never closed\n", "line 2, column 2: a /* comment that never ends."),
+        ("{ feel: { damping: 'x }", "line 1, column 24: expected '\"' to close the string but the input ended."),
         ("[1, 2]", "line 1: the configuration must be an object { … }, got an array."),
     ]
 
@@ -161,7 +161,7 @@ struct FlywheelConfigurationTests {
 
     @Test("invalid UTF-8 is named with its line")
     func utf8() {
-        #expect(throws: FileLineError(file: "f", line: 2, problem: "invalid UTF-8")) {
+        #expect(throws: FileLineError(file: "f", line: 2, column: 1, problem: "invalid UTF-8")) {
             try FlywheelConfiguration.parse(Array("{\n".utf8) + [0xFF] + Array("}".utf8), file: "f")
         }
     }

@@ -343,7 +343,7 @@ def test_pi_header_named_wrong():
         with open("/sys/kernel/config/gpio-sim/pinctrl-rp1/bank0/chip_name") as f:
             header_name = f.read().strip()
         devices = subprocess.run([os.path.join(BIN, "flywheel"), "devices", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
-        chips = [json.loads(line) for line in devices.stdout.splitlines() if '"gpiochip"' in line]
+        chips = [c for c in json.loads(devices.stdout) if c.get("kind") == "gpiochip"]
         marked = [c["name"] for c in chips if c.get("header")]
         check(marked == [header_name], "flywheel devices marks %s as the header, expected [%s]: %s" % (marked, header_name, chips))
         daemon = Daemon(TEMPO_ONLY % 'devices: [ { name: "old knob", profile: "ec11", gpio: { chip: "gpiochip99", a: 17, b: 27 } } ],')

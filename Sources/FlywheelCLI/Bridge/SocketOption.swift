@@ -1,0 +1,25 @@
+import FlywheelDaemon
+import FlywheelIO
+
+/// `--socket PATH` of every client command: the option, else `$FLYWHEEL_SOCKET`, else where a
+/// daemon listens by default (``SocketLocation/clientDefault()``).
+enum SocketOption {
+    /// The line each client command's usage ends with.
+    static let usage = "--socket PATH: flywheeld's socket (default $FLYWHEEL_SOCKET, else where flywheeld listens by default)."
+
+    /// Removes `--socket PATH` from `args` and returns the socket to use.
+    static func path(_ args: inout Arguments) throws(ToolError) -> String {
+        try args.option("socket") ?? SocketLocation.clientDefault()
+    }
+
+    /// A connection to the daemon at `path`, or an error saying how to find it.
+    static func connect(_ path: String) throws(ToolError) -> UnixClient {
+        do { return try UnixClient(path: path) } catch { throw unreachable(path, error.description) }
+    }
+
+    /// The sentence for a daemon that cannot be reached at `path`.
+    static func unreachable(_ path: String, _ reason: String) -> ToolError {
+        ToolError(
+            "Cannot reach flywheeld at \(path): \(reason) Is the daemon running? Start it (flywheeld), or give its socket with --socket PATH or \(SocketLocation.environmentVariable)")
+    }
+}
