@@ -34,8 +34,11 @@ struct DaemonBanner: Sendable, Equatable {
         static func place(of device: FlywheelConfiguration.DeviceEntry) -> String {
             if let path = device.path { return path }
             if let gpio = device.gpio {
-                let chip: String? = gpio.chip
-                return "GPIO " + (chip.map { $0 + " " } ?? "") + "lines \(gpio.a),\(gpio.b)" + (gpio.button.map { ", button \($0)" } ?? "")
+                let lines = "lines \(gpio.a),\(gpio.b)" + (gpio.button.map { ", button \($0)" } ?? "")
+                switch gpio.chip {
+                case .header: return "GPIO \(lines) on the Raspberry Pi header"
+                case .named(let chip): return "GPIO \(chip) \(lines)"
+                }
             }
             return "a --simulate scenario of profile \(device.profile)"
         }

@@ -58,7 +58,8 @@ enum RecordCommand {
                 let spec = try parseGPIO(gpio)
                 let lines: GPIOLines
                 do { lines = try GPIOLines(chip: spec.chip, a: spec.a, b: spec.b, button: nil, consumer: "flywheel-record") } catch {
-                    throw ToolError("\(error.description) `flywheel devices` lists the GPIO chips there are and their lines")
+                    // A hint of its own (the Raspberry Pi header's chip) already says where to look.
+                    throw ToolError(error.description + (error.hint == nil ? " `flywheel devices` lists the GPIO chips there are and their lines" : ""))
                 }
                 close = lines.close
                 let levels = try lines.levels().quadrature

@@ -19,8 +19,7 @@ public enum ConfigurationWarnings {
                 warnings.append(.file(configuration, key: key + ".path",
                     "names \(path), which does not exist now: flywheeld will wait for it to appear (is it plugged in? `flywheel devices` lists what there is)"))
             } else if let gpio = device.gpio {
-                let chip: String? = gpio.chip
-                if let chip, !chipExists(chip) {
+                if case .named(let chip) = gpio.chip, !chipExists(chip) {
                     warnings.append(.file(configuration, key: key + ".gpio",
                         "names the GPIO chip '\(chip)', which does not exist now: flywheeld will wait for it to appear (`flywheel devices` lists the chips there are)"))
                 }

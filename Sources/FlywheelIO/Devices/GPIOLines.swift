@@ -178,7 +178,7 @@ public final class GPIOLines {
             throw SystemError(
                 function: "gpiod_chip_open", subject: "the Raspberry Pi header's GPIO chip in \(directory)", errno: ENOENT,
                 hint: "No chip there is labelled " + GPIOChipSelector.headerLabels.joined(separator: ", ")
-                    + ": on another board, name the chip with gpio.chip (`flywheel devices` lists them).")
+                    + ": on another board, name its chip (`flywheel devices` lists them).")
         }
         return header.path
     }
