@@ -40,7 +40,7 @@ options=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z 
     -Xswiftc -Xfrontend -Xswiftc -function-sections)
 if [ -n "$sysroot" ]; then
     source "$(dirname "$0")/../Tests/scripts/cross.sh"
-    cross_options "$sysroot" || exit 1
+    cross_options "$sysroot" static || exit 1
     options+=("${cross[@]}")
 fi
 bin=$(swift build "${options[@]}" --show-bin-path)
