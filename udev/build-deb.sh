@@ -19,7 +19,7 @@
 #                                          flywheel-web.service (websocketd and flywheel connect, on loopback)
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
-#   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, profiles' format, copyright, changelog
+#   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, the music-box recipe, profiles' format, copyright, changelog
 #   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
 # and the maintainer scripts in udev/package/ (the gpio group, udev reload, the socket enabled).
 set -euo pipefail
@@ -99,7 +99,7 @@ install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
 install -m 0644 "$PROTOCOL_DOC" "$doc/PROTOCOL.md"
-install -m 0644 hardware/RASPBERRY-PI.md hardware/PROFILES.md "$doc/"
+install -m 0644 hardware/RASPBERRY-PI.md hardware/MUSIC-BOX.md hardware/PROFILES.md "$doc/"
 install -D -m 0644 udev/package/lintian-overrides "$root/usr/share/lintian/overrides/flywheel"
 
 cat > "$doc/copyright" <<COPYRIGHT

@@ -49,6 +49,8 @@ expected="0755 usr/bin/flywheeld
 0644 etc/flywheel/flywheel.json5
 0644 usr/share/doc/flywheel/PROTOCOL.md
 0644 usr/share/doc/flywheel/README.md
+0644 usr/share/doc/flywheel/RASPBERRY-PI.md
+0644 usr/share/doc/flywheel/MUSIC-BOX.md
 0644 usr/share/doc/flywheel/copyright
 0644 usr/share/doc/flywheel/changelog.Debian.gz
 0644 usr/share/man/man8/flywheeld.8.gz
