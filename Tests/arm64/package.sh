@@ -21,7 +21,7 @@ say() { echo "arm64 package: $*" >&2; }
 [ -d "$arm_root" ] && [ -d "$host_root" ] || { say "the roots are not prepared: run Tests/arm64/run.sh first"; exit 1; }
 
 start=$(milliseconds)
-Tests/distro/enter.sh "$host_root" --sysroot "$arm_root" -- sh -euc '
+Tests/distro/enter.sh "$host_root" --sysroot "$arm_root" -- bash -euo pipefail -c '
     bash udev/release-build.sh --scratch-path "$1" --cross-sysroot /build/sysroot flywheeld flywheel 2>&1 |
         grep -v "warning: Could not read SDKSettings.json for SDK at: /build/sysroot"
 ' sh "$scratch" >&2

@@ -37,7 +37,7 @@ say "Debian $(cat "$host_root/etc/debian_version") amd64 and arm64 roots ready i
 
 # The cross build, in the amd64 root with the arm64 root at /build/sysroot.
 status=0
-Tests/distro/enter.sh "$host_root" --sysroot "$arm_root" -- sh -euc '
+Tests/distro/enter.sh "$host_root" --sysroot "$arm_root" -- bash -euo pipefail -c '
     . Tests/scripts/cross.sh
     cross_options /build/sysroot
     swift --version 2>&1 | head -n 1
