@@ -40,7 +40,7 @@ status=0
 Tests/distro/enter.sh "$host_root" --sysroot "$arm_root" -- bash -euo pipefail -c '
     . Tests/scripts/cross.sh
     cross_options /build/sysroot
-    swift --version 2>&1 | head -n 1
+    swift --version 2>&1 | sed -n 1p
     swift build --scratch-path "$1" "${cross[@]}" -Xswiftc -warnings-as-errors --build-tests 2>&1 |
         grep -v "warning: Could not read SDKSettings.json for SDK at: /build/sysroot"
     test "$(head -c 20 "$1/aarch64-unknown-linux-gnu/debug/flywheeld" | od -An -tx1 -j18 -N2 | tr -d " ")" = b700 ||
