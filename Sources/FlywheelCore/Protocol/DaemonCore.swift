@@ -71,20 +71,21 @@ public struct DaemonCore: Sendable {
     }
 
     /// The knob of `device` turned by `detents` at `time`: goes to the control `route` selects,
-    /// to that device's own engine there (`acceleration` false: it never flings).
+    /// to that device's own engine there (`inertia` false: it never flings; `acceleration`: the
+    /// device's own curve, nil for the control's).
     public mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, acceleration: Bool = true
+        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil
     ) -> [ServerMessage] {
         let outbox = Outbox()
-        knob(by: detents, at: time, touching: touching, route: route, device: device, acceleration: acceleration, into: outbox)
+        knob(by: detents, at: time, touching: touching, route: route, device: device, inertia: inertia, acceleration: acceleration, into: outbox)
         return outbox.messages
     }
 
-    /// ``knob(by:at:touching:route:device:acceleration:)``, its messages added to `outbox`.
+    /// ``knob(by:at:touching:route:device:inertia:acceleration:)``, its messages added to `outbox`.
     public mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, acceleration: Bool = true, into outbox: Outbox
+        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil, into outbox: Outbox
     ) {
         var (events, start) = controlEvents.take()
         // Brought to `time` only when that changes something (a pipeline has done it already).
@@ -94,9 +95,10 @@ public struct DaemonCore: Sendable {
             if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
         }
         switch control(for: route) {
-        case .scrub: events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
-        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
-        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
+        case .scrub:
+            events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration))
+        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
+        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
         case nil: break
         }
         for position in start..<events.count { outbox.append(events[position]) }
@@ -365,6 +367,9 @@ extension DaemonCore {
             scrubber: configuration.scrubber(durationSeconds: scrubDurationSeconds), modes: configuration.modes,
             framesPerSecond: configuration.framesPerSecond, volumeDial: configuration.volumeDial, volume: configuration.volume)
         _ = mode.select(configuration.initialMode)
+        tempo.knob.acceleration = configuration.acceleration(for: .tempo)
+        volume.knob.acceleration = configuration.acceleration(for: .volume)
+        scrub.acceleration = configuration.acceleration(for: .scrub)
         shuttleRates = configuration.shuttleRates
         buttonActions = configuration.buttonActions
         if let policy = configuration.scrubCommit {

@@ -12,7 +12,7 @@ public enum ConfigurationWarnings {
         in configuration: FlywheelConfiguration, exists: (String) -> Bool = FileSystem.exists,
         chipExists: (String) -> Bool = ConfigurationWarnings.chipExists
     ) -> [ConfigurationProblem] {
-        var warnings: [ConfigurationProblem] = []
+        var warnings: [ConfigurationProblem] = configuration.notices.map { .file(configuration, key: $0.key, $0.message) }
         for (index, device) in configuration.devices.enumerated() {
             let key = "devices[\(index)]"
             if let path = device.path, !exists(path) {

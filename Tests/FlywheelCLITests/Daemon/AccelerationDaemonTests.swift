@@ -1,0 +1,57 @@
+import FlywheelCore
+import Glibc
+import Testing
+
+/// Issue 34's "done when": with the default configuration an EC11 turned fast moves the tempo by
+/// at least three times what the same 24 detents turned slowly move, the slow turn moves exactly
+/// 24, and a running flywheeld sends the same as `flywheel replay`.
+@Suite("flywheeld: acceleration while the hand turns", .serialized)
+struct AccelerationDaemonTests {
+    /// `turn +24 at RATE/s` on an ec11 from 120 BPM, and time to settle.
+    static func scenario(rate: Int) -> String {
+        var template = Array("/tmp/flywheel-accel-XXXXXX".utf8CString)
+        let path = String(cString: mkdtemp(&template)!) + "/turn-\(rate).sim"
+        RepositoryPaths.write("device ec11\nseed 7\nturn +24 at \(rate)/s\nhold 3s\n", to: path)
+        return path
+    }
+
+    /// The BPM the last tempo message of `lines` settles on.
+    static func settledBPM(_ lines: [String]) throws -> Int {
+        let last = try #require(lines.last { $0.contains(#""class":"tempo""#) && $0.contains(#""phase":"settled""#) })
+        let message = try JSONParser.parse(Array(last.utf8))
+        return try #require(message["bpm"]?.doubleValue.map { Int($0) })
+    }
+
+    /// The replay's lines and the same scenario's lines through a real flywheeld's socket.
+    static func replayAndSocket(_ path: String) throws -> (replay: [String], socket: [String]) {
+        let replay = ToolRun.run(["replay", path, "--hardware", RepositoryPaths.path("hardware")])
+        #expect(replay.status == 0, "\(replay.err)")
+        let expected = replay.out.split(separator: "\n").map(String.init)
+        let daemon = try DaemonProcess(["--simulate", path, "--hold-until-clients", "2", "--frames", "0"])
+        defer { _ = daemon.stop() }
+        let watcher = try TestClient(daemon.socketPath)
+        #expect(watcher.rawLine()?.contains(#""class":"hello""#) == true)
+        watcher.send(#"{"cmd":"watch"}"#)
+        #expect(watcher.rawLine()?.contains(#""class":"watch""#) == true)
+        let starter = try TestClient(daemon.socketPath)  // the second client starts the playback
+        var received: [String] = []
+        while received.count < expected.count, let line = watcher.rawLine() { received.append(line) }
+        _ = starter
+        return (expected, received)
+    }
+
+    @Test("turn +24 at 40/s moves the tempo at least 3× turn +24 at 3/s, which moves exactly 24; replay equals the socket")
+    func fastAndSlow() throws {
+        let slow = try Self.replayAndSocket(Self.scenario(rate: 3))
+        let fast = try Self.replayAndSocket(Self.scenario(rate: 40))
+        for run in [slow, fast] {
+            #expect(ReplayMatchesSocketTests.normalisedStream(run.replay) == ReplayMatchesSocketTests.normalisedStream(run.socket))
+            #expect(try Self.settledBPM(run.socket) == Self.settledBPM(run.replay))
+        }
+        let slowMoved = try Self.settledBPM(slow.replay) - 120
+        let fastMoved = try Self.settledBPM(fast.replay) - 120
+        #expect(slowMoved == 24, "the slow turn is one BPM a detent")
+        #expect(slow.replay.filter { $0.contains(#""phase":"moved""#) }.count == 24)
+        #expect(fastMoved >= 3 * slowMoved, "the fast spin moved \(fastMoved) BPM, the slow turn \(slowMoved)")
+    }
+}
