@@ -22,9 +22,11 @@ struct RealDeviceTests {
 
     /// The kernel `rotary-encoder` in absolute mode with `rollover` and 30 steps declares ABS_WHEEL
     /// 0…30 (`input_set_abs_params(…, 0, steps, …)`) but reports 0…29 (`pos %= steps`), so the
-    /// modulus is max − min = 30, not 31. The capture goes 1 (the reference: the recording does not
-    /// carry the axis's value before it), 2, 3, 4, then 3, 2, 1, 0, 29, 28, 27, 26: +3, then −8
-    /// across the rollover (0 → 29 is one step back). Its push key (KEY_ENTER) shares the node.
+    /// modulus is max − min = 30, not 31. The capture goes 1, 2, 3, 4, then 3, 2, 1, 0, 29, 28, 27,
+    /// 26 from 0 (its evtest capture shows `Value 0` before the first event; a replay starts where a
+    /// uinput playback would, at the axis's minimum, 0): +4, then −8 across the rollover (0 → 29 is
+    /// one step back), −4 in all. The first step used to be taken as the reference and lost (−5).
+    /// Its push key (KEY_ENTER) shares the node.
     @Test("a kernel rotary-encoder on an absolute axis with rollover and a push key",
           .enabled(if: present, "../shared/fixtures/real-devices is absent"))
     func absoluteRotaryEncoder() throws {
@@ -32,7 +34,8 @@ struct RealDeviceTests {
         #expect(replay.classification.kind == .encoder)
         #expect(replay.classification.knob == .absoluteEncoder(code: AbsCode.wheel, modulus: 30, countsPerDetent: 1))
         let knobs = Self.knobs(replay.inputs)
-        #expect(knobs == [1, 1, 1] + Array(repeating: -1, count: 8))
+        #expect(knobs == [1, 1, 1, 1] + Array(repeating: -1, count: 8))
+        #expect(knobs.reduce(0, +) == -4)
         let presses = replay.inputs.filter { $0.action == .button(code: 28, pressed: true) }
         #expect(presses.count == 2)
     }
