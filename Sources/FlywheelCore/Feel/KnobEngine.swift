@@ -381,13 +381,16 @@ public struct KnobEngine: Sendable {
         return measured + carriedVelocity
     }
 
-    /// Position and velocity at `time` for continuous frames (nil at rest).
+    /// Position and velocity at `time` for continuous frames (nil at rest, and under a finger that
+    /// rests: one that has not moved for the velocity's staleness, 40 ms, moves nothing until it
+    /// moves again).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
         if let motion = moving?.motion {
             let state = motion.state(at: time)  // a motion's positions are already what shows
             return (state.position, state.velocity)
         }
         guard gestureActive else { return nil }
+        if touching, let lastInput, time - lastInput > parameters.velocityStalenessNanoseconds { return nil }
         guard let handOver = handOverCore, time >= handOver.plan.startNanoseconds else {
             return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
         }
