@@ -78,7 +78,7 @@ public final class Daemon {
         }
         server.clientLimit = options.commandLineSettings.clientLimit(under: configuration)
 
-        let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
+        let scrubDuration = options.scrubDurationSeconds ?? DaemonOptions.defaultScrubDuration(playing: options.simulate)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
         let configuration = self.configuration
         timelineDevice = timeline.map { $0.device(path: playedPath ?? "", configuration: configuration) }

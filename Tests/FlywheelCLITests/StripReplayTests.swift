@@ -46,7 +46,7 @@ struct StripReplayTests {
 
     @Test("a tap on the first half of a scrub strip pushes the bar towards the end: a hint, and frames that push and settle without a seek")
     func tapHint() throws {
-        let messages = try Self.replay([(1.0, 1024), (1.08, nil)], ["--control", "scrub", "--frames", "60", "--position", "100"])
+        let messages = try Self.replay([(1.0, 1024), (1.08, nil)], ["--control", "scrub", "--frames", "60", "--duration", "214", "--position", "100"])
         let hints = Self.of(messages, "hint")
         try #require(hints.count == 1, "\(messages.map { $0.encoded() })")
         #expect(hints[0]["control"]?.stringValue == "scrub")
@@ -59,10 +59,10 @@ struct StripReplayTests {
         #expect(abs(offsets.last ?? 1) < 0.01)
         #expect(frames.allSatisfy { $0["value"]?.doubleValue == 100 }, "the position never moves")
         // The second half pushes the other way.
-        let right = try Self.replay([(1.0, 3500), (1.05, nil)], ["--control", "scrub", "--position", "100"])
+        let right = try Self.replay([(1.0, 3500), (1.05, nil)], ["--control", "scrub", "--duration", "214", "--position", "100"])
         #expect(Self.of(right, "hint").first?["direction"]?.doubleValue == -1)
         // A swipe is no tap.
-        let swipe = try Self.replay([(1.0, 1024), (1.02, 1152), (1.04, 1280), (1.3, nil)], ["--control", "scrub", "--position", "100"])
+        let swipe = try Self.replay([(1.0, 1024), (1.02, 1152), (1.04, 1280), (1.3, nil)], ["--control", "scrub", "--duration", "214", "--position", "100"])
         #expect(Self.of(swipe, "hint").isEmpty)
     }
 

@@ -22,28 +22,10 @@ struct AccelerationDaemonTests {
         return try #require(message["bpm"]?.doubleValue.map { Int($0) })
     }
 
-    /// The replay's lines and the same scenario's lines through a real flywheeld's socket.
-    static func replayAndSocket(_ path: String) throws -> (replay: [String], socket: [String]) {
-        let replay = ToolRun.run(["replay", path, "--hardware", RepositoryPaths.path("hardware")])
-        #expect(replay.status == 0, "\(replay.err)")
-        let expected = replay.out.split(separator: "\n").map(String.init)
-        let daemon = try DaemonProcess(["--simulate", path, "--hold-until-clients", "2", "--frames", "0"])
-        defer { _ = daemon.stop() }
-        let watcher = try TestClient(daemon.socketPath)
-        #expect(watcher.rawLine()?.contains(#""class":"hello""#) == true)
-        watcher.send(#"{"cmd":"watch"}"#)
-        #expect(watcher.rawLine()?.contains(#""class":"watch""#) == true)
-        let starter = try TestClient(daemon.socketPath)  // the second client starts the playback
-        var received: [String] = []
-        while received.count < expected.count, let line = watcher.rawLine() { received.append(line) }
-        _ = starter
-        return (expected, received)
-    }
-
     @Test("turn +24 at 40/s moves the tempo at least 3× turn +24 at 3/s, which moves exactly 24; replay equals the socket")
     func fastAndSlow() throws {
-        let slow = try Self.replayAndSocket(Self.scenario(rate: 3))
-        let fast = try Self.replayAndSocket(Self.scenario(rate: 40))
+        let slow = try ReplayAndSocket.run(Self.scenario(rate: 3))
+        let fast = try ReplayAndSocket.run(Self.scenario(rate: 40))
         for run in [slow, fast] {
             #expect(ReplayMatchesSocketTests.normalisedStream(run.replay) == ReplayMatchesSocketTests.normalisedStream(run.socket))
             #expect(try Self.settledBPM(run.socket) == Self.settledBPM(run.replay))
