@@ -21,10 +21,11 @@ extension EvemuRecording {
 
 extension EvemuRecording {
     /// Each absolute axis's value when the recording starts, as a uinput playback of it would
-    /// start: evemu's `A:` line records no current value, so the axis's minimum.
+    /// start: the value its description comments record, else (evemu's `A:` line has none) the
+    /// axis's minimum.
     public var initialAbsoluteValues: [UInt16: Int32] {
         var values: [UInt16: Int32] = [:]
-        for axis in absoluteAxes where axis.minimum <= axis.maximum { values[axis.code] = axis.minimum }
+        for axis in absoluteAxes where axis.minimum <= axis.maximum { values[axis.code] = recordedAbsoluteValues[axis.code] ?? axis.minimum }
         return values
     }
 }

@@ -40,6 +40,37 @@ struct RealDeviceTests {
         #expect(presses.count == 2)
     }
 
+    /// evemu-record's description comments give each axis's value when the recording began; a replay
+    /// starts an absolute encoder there (as a uinput playback would), else at the axis's minimum.
+    @Test("an absolute encoder's replay starts at the axis's recorded value, else its minimum; a recording keeps it")
+    func recordedAxisValue() throws {
+        let text = """
+            # EVEMU 1.1
+            # Input device name: "rotary"
+            # Supported events:
+            #   Event type 3 (EV_ABS)
+            #     Event code 0 (ABS_X)
+            #       Value     18
+            #       Min        0
+            #       Max       20
+            N: rotary
+            I: 0019 0000 0000 0000
+            A: 00 0 20 0 0 0
+            E: 0.050000 0003 0000 19
+            E: 0.050000 0000 0000 0
+
+            """
+        let recording = try EvemuRecording.parse(Array(text.utf8), file: "r.evemu")
+        #expect(recording.recordedAbsoluteValues == [AbsCode.x: 18])
+        #expect(recording.initialAbsoluteValues == [AbsCode.x: 18])
+        #expect(Self.knobs(DeviceReplay.inputs(from: recording, profiles: []).inputs) == [1], "18 → 19 is one step up")
+        #expect(try EvemuRecording.parse(Array(recording.text().utf8), file: "q.evemu") == recording)
+        var bare = recording
+        bare.recordedAbsoluteValues = [:]
+        #expect(bare.initialAbsoluteValues == [AbsCode.x: 0])
+        #expect(Self.knobs(DeviceReplay.inputs(from: bare, profiles: []).inputs) == [-1], "from the minimum, 0 → 19 is one step back across the wrap")
+    }
+
     /// Every report of a Contour device carries the jog counter byte, and the kernel drops a
     /// relative value of 0 (`input_get_disposition`), so a report without REL_DIAL — here the five
     /// button reports before the jog moves — says the counter is 0. The jog then reports 255, 254,
