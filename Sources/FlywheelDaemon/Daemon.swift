@@ -38,6 +38,7 @@ public final class Daemon {
     public init(options: DaemonOptions) throws(ToolError) {
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
+        for notice in ConfigurationWarnings.notices(in: configuration) { Self.say("warning: \(notice)") }
         let passedListener = UnixListener.fromSystemd()
         socketPassed = passedListener != nil
         try Self.check(configuration, options: options, socketPassed: socketPassed)
@@ -227,6 +228,7 @@ public final class Daemon {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
             configuration = reloaded
+            for notice in ConfigurationWarnings.notices(in: reloaded) { Self.say("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(MonotonicClock.now(), pipeline.time)
             server.broadcast(pipeline.advance(to: now))
