@@ -112,3 +112,24 @@ struct StripReplayTests {
         #expect(moved == [20, 21])
     }
 }
+
+/// The strip as the mode switch, through `flywheel replay` with frames: the switch's own frames.
+@Suite("The mode switch's frames through flywheel replay")
+struct SwitchFramesReplayTests {
+    @Test("strip-mode-switch.evemu with --frames 60: frames of control mode that snap onto tempo's segment and stop")
+    func snapFrames() throws {
+        let run = ToolRun.run([
+            "replay", RepositoryPaths.path("Tests/Golden/hands/strip-mode-switch.evemu"), "--control", "switch", "--frames", "60",
+            "--hardware", RepositoryPaths.path("hardware"),
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let modeFrames = try lines.filter { $0.contains(#""control":"mode""#) }.map { try JSONParser.parse(Array($0.utf8)) }
+        let lastMode = try #require(lines.lastIndex { $0.contains(#""class":"mode""#) })
+        let snap = modeFrames.filter { ($0["time"]?.doubleValue ?? 0) >= 1.5 }
+        #expect(snap.count > 10, "the snap after the pan's lift is animated")
+        #expect(snap.compactMap { $0["value"]?.doubleValue }.min().map { $0 < 0 } == true, "with the spring's overshoot")
+        #expect(abs(snap.last?["offset"]?.doubleValue ?? 1) < 0.01, "settling on the segment")
+        #expect(lines[lastMode].contains(#""mode":"tempo""#))
+    }
+}

@@ -34,6 +34,8 @@ public struct DaemonCore: Sendable {
     var heldControl: Control?
     /// A finger on a touch strip, from its touch-down to its lift.
     var strip: StripTouch?
+    /// The mode switch's pan and snap, for frames.
+    public private(set) var switchMotion = SwitchMotion()
 
     /// Creates the core.
     public init(
@@ -66,7 +68,10 @@ public struct DaemonCore: Sendable {
     public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
         let messages = advance(to: time)
         strip = StripTouch(at: position, detents: detents, time: time)
-        if route == .modeSwitch { mode.pan(to: mode.offset(under: position)) }
+        if route == .modeSwitch {
+            mode.pan(to: mode.offset(under: position))
+            switchMotion.panned(to: mode.offset, at: time)
+        }
         return messages
     }
 
@@ -92,7 +97,10 @@ public struct DaemonCore: Sendable {
         if changesWhenAdvanced(to: time) { advanceEvents(to: time, into: &events) }
         if touching, strip != nil {
             strip!.move(by: detents)
-            if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
+            if route == .modeSwitch {
+                mode.pan(to: mode.offset(under: strip!.position))
+                switchMotion.panned(to: mode.offset, at: time)
+            }
         }
         switch control(for: route) {
         case .scrub:
@@ -122,7 +130,12 @@ public struct DaemonCore: Sendable {
         let touch = strip
         strip = nil
         if route == .modeSwitch {
-            if touch != nil, let changed = mode.endPan() { events.append(.mode(changed, timeNanoseconds: time)) }
+            if touch != nil {
+                let changed = mode.endPan()
+                // The snap onto the segment, with the feel's spring, carrying the pan's velocity.
+                switchMotion.lifted(from: mode.offset, onto: mode.index, at: time, spring: parameters.spring)
+                if let changed { events.append(.mode(changed, timeNanoseconds: time)) }
+            }
             return events.map(ServerMessage.init)
         }
         switch control(for: route) {
@@ -256,11 +269,12 @@ public struct DaemonCore: Sendable {
         if let frame = tempo.frame(at: time) { outbox.append(frame) }
         if let frame = scrub.frame(at: time) { outbox.append(frame) }
         if let frame = volume.frame(at: time) { outbox.append(frame) }
+        if let frame = switchMotion.frame(at: time, active: mode.index) { outbox.append(frame) }
     }
 
     /// Whether any control is moving (frames are due).
     public func isMoving(at time: Nanoseconds) -> Bool {
-        tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil
+        tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil || switchMotion.isMoving(at: time)
     }
 
     /// Makes `control` the active mode, adding nothing to the segments; false when it is not one.
