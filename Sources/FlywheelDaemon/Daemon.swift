@@ -38,6 +38,7 @@ public final class Daemon {
     public init(options: DaemonOptions) throws(ToolError) {
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
+        for notice in ConfigurationWarnings.notices(in: configuration) { Self.say("warning: \(notice)") }
         let passedListener = UnixListener.fromSystemd()
         socketPassed = passedListener != nil
         try Self.check(configuration, options: options, socketPassed: socketPassed)
@@ -78,7 +79,7 @@ public final class Daemon {
         }
         server.clientLimit = options.commandLineSettings.clientLimit(under: configuration)
 
-        let scrubDuration = options.scrubDurationSeconds ?? (options.isDemo ? 214 : 0)
+        let scrubDuration = options.scrubDurationSeconds ?? DaemonOptions.defaultScrubDuration(playing: options.simulate)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
         let configuration = self.configuration
         timelineDevice = timeline.map { $0.device(path: playedPath ?? "", configuration: configuration) }
@@ -227,6 +228,7 @@ public final class Daemon {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
             configuration = reloaded
+            for notice in ConfigurationWarnings.notices(in: reloaded) { Self.say("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(MonotonicClock.now(), pipeline.time)
             server.broadcast(pipeline.advance(to: now))

@@ -47,7 +47,15 @@ public struct DaemonOptions: Sendable {
     }
 
     /// Whether it plays the built-in demo.
-    public var isDemo: Bool { simulate == "demo" || simulate == "demo.sim" }
+    public var isDemo: Bool { Self.isDemo(simulate) }
+
+    /// Whether `scenario` names the built-in demo.
+    public static func isDemo(_ scenario: String?) -> Bool { scenario == "demo" || scenario == "demo.sim" }
+
+    /// The scrub content's length until a client sets it, when `--scrub-duration` is not given:
+    /// 214 s (a 3:34 song) for the demo, else 0. `flywheel replay` uses the same, so a scenario
+    /// gives the same messages through replay and through the socket.
+    public static func defaultScrubDuration(playing scenario: String?) -> Double { isDemo(scenario) ? 214 : 0 }
 
     /// What `--help` prints.
     public static let usage = """

@@ -19,6 +19,17 @@ extension EvemuRecording {
     }
 }
 
+extension EvemuRecording {
+    /// Each absolute axis's value when the recording starts, as a uinput playback of it would
+    /// start: the value its description comments record, else (evemu's `A:` line has none) the
+    /// axis's minimum.
+    public var initialAbsoluteValues: [UInt16: Int32] {
+        var values: [UInt16: Int32] = [:]
+        for axis in absoluteAxes where axis.minimum <= axis.maximum { values[axis.code] = recordedAbsoluteValues[axis.code] ?? axis.minimum }
+        return values
+    }
+}
+
 /// Replays recordings through the backends' own decoding: an evemu recording through the evdev
 /// interpreter a live device of its class would get, edges through the GPIO edge interpreter.
 public enum DeviceReplay {
@@ -28,6 +39,7 @@ public enum DeviceReplay {
     ) -> (classification: EvdevClassification, inputs: [DeviceInput]) {
         let classification = DeviceClassifier.classify(recording.deviceDescription, profiles: profiles, forced: forced, touchRegion: touchRegion)
         var interpreter = EvdevInterpreter(classification)
+        interpreter.start(absoluteValues: recording.initialAbsoluteValues)
         var inputs: [DeviceInput] = []
         for event in recording.events {
             if let deadline = interpreter.nextDeadline, deadline <= event.timeNanoseconds { inputs += interpreter.expire(at: deadline) }

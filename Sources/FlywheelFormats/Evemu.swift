@@ -41,6 +41,9 @@ public struct EvemuRecording: Hashable, Sendable {
     public static let maximumEventType: UInt8 = 0x1f
     /// Absolute axes (`A:`), in file order.
     public var absoluteAxes: [AbsoluteAxis] = []
+    /// Each absolute axis's value when the recording began, where its description comments give it
+    /// (`#       Value      0`, as `evemu-record` writes them).
+    public var recordedAbsoluteValues: [UInt16: Int32] = [:]
     /// The events, in order.
     public var events: [InputEvent] = []
 
@@ -60,10 +63,14 @@ public struct EvemuRecording: Hashable, Sendable {
         var recording = base
         var lastTime: Int64 = recording.events.last?.timeNanoseconds ?? .min
         var capabilityBytes: [UInt8: Int] = [:]  // per type, in this file
+        var axisValues = EvemuAxisValues()
         for line in LineScanner(bytes: bytes) {
             func fail(_ problem: String) -> FileLineError { FileLineError(file: file, line: line.number, problem: problem) }
             var content = line.bytes
-            if let hash = content.firstIndex(of: 0x23) { content = content[content.startIndex..<hash] }  // '#' comment
+            if let hash = content.firstIndex(of: 0x23) {  // '#' comment
+                if hash == content.startIndex, recording.events.isEmpty { axisValues.read(comment: line.text.dropFirst()) }
+                content = content[content.startIndex..<hash]
+            }
             let fields = content.fields()
             guard let tag = fields.first else { continue }
             switch tag.first {
@@ -131,12 +138,19 @@ public struct EvemuRecording: Hashable, Sendable {
                 throw fail("expected an 'E:', 'N:', 'I:', 'P:', 'B:', 'A:' or '#' line but found \(line.bytes.quoted)")
             }
         }
+        recording.recordedAbsoluteValues.merge(axisValues.values) { _, new in new }
         return recording
     }
 
     /// The recording as evemu text (description first when there is one), which ``parse(_:file:into:)`` reads back.
     public func text() -> String {
         var out = "# EVEMU 1.3\n"
+        if !recordedAbsoluteValues.isEmpty {  // as evemu-record's description comments
+            out += "#   Event type 3 (EV_ABS)\n"
+            for code in recordedAbsoluteValues.keys.sorted() {
+                out += "#     Event code \(code)\n#       Value \(recordedAbsoluteValues[code]!)\n"
+            }
+        }
         if let name { out += "N: \(name)\n" }
         if let bus, let vendor, let product, let version {
             out += "I: \(hex(bus, 4)) \(hex(vendor, 4)) \(hex(product, 4)) \(hex(version, 4))\n"

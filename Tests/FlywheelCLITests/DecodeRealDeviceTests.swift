@@ -20,3 +20,20 @@ struct DecodeRealDeviceTests {
         #expect(summary.out.contains(#""detents":1,"#), "\(summary.out)")
     }
 }
+
+/// `flywheel replay` of a real touch panel recording whose finger rests (../shared/fixtures).
+@Suite("flywheel replay: a resting finger")
+struct RestingFingerReplayTests {
+    /// A 3M MicroTouch panel: the finger rests still for most of the recording. The replay ends (a
+    /// watchdog of 120 s says if it does not; it takes well under a second) and its frames stop.
+    @Test("flywheel replay touch-3m.event --frames 60 ends", .enabled(if: DecodeRealDeviceTests.present, "../shared/fixtures/real-devices is absent"))
+    func ends() throws {
+        let path = DecodeRealDeviceTests.directory + "/touch-3m.event"
+        let run = ChildProcess.run(
+            "/usr/bin/timeout", ["-s", "KILL", "120", ChildProcess.product("flywheel"), "replay", path, "--frames", "60", "--hardware", RepositoryPaths.path("hardware")])
+        #expect(run.status == 0, "status \(run.status) (137: killed by the watchdog, it did not end): \(run.err)")
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.first?.contains(#""action":"added""#) == true)
+        #expect(lines.count < 5000, "\(lines.count) lines: frames kept coming")
+    }
+}

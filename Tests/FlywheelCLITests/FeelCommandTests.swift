@@ -31,14 +31,18 @@ struct FeelCommandTests {
         #expect(velocity > 20 && velocity < 40)
         let predicted = 100 + Int((6 + velocity / 4).rounded())
 
-        let replay = Self.lines(ToolRun.run(["replay", Self.flick]).out)
+        // The prediction is the unaccelerated feel's (while the hand turns a detent is a step).
+        let config = "/tmp/flywheel-flick-\(getpid()).json5"
+        RepositoryPaths.write(#"{ controls: { tempo: { acceleration: "off" } } }"#, to: config)
+        defer { unlink(config) }
+        let replay = Self.lines(ToolRun.run(["replay", Self.flick, "--config", config]).out)
         let settled = try #require(replay.last)
         #expect(settled["phase"]?.stringValue == "settled")
         #expect(settled["value"] == .int(predicted), "settled at \(settled.encoded()), predicted \(predicted)")
         // Momentum carried it past the hand: more detent events than the hand made.
         #expect(replay.filter { $0["phase"]?.stringValue == "moved" }.count == predicted - 100)
         // Frames only when asked, and only while moving.
-        let framed = Self.lines(ToolRun.run(["replay", Self.flick, "--frames", "60"]).out)
+        let framed = Self.lines(ToolRun.run(["replay", Self.flick, "--frames", "60", "--config", config]).out)
         let frames = framed.filter { $0["class"]?.stringValue == "frame" }
         #expect(!frames.isEmpty && replay.allSatisfy { $0["class"]?.stringValue != "frame" })
         let lastFrameTime = frames.last!["time"]!.doubleValue!

@@ -46,7 +46,7 @@ struct StripReplayTests {
 
     @Test("a tap on the first half of a scrub strip pushes the bar towards the end: a hint, and frames that push and settle without a seek")
     func tapHint() throws {
-        let messages = try Self.replay([(1.0, 1024), (1.08, nil)], ["--control", "scrub", "--frames", "60", "--position", "100"])
+        let messages = try Self.replay([(1.0, 1024), (1.08, nil)], ["--control", "scrub", "--frames", "60", "--duration", "214", "--position", "100"])
         let hints = Self.of(messages, "hint")
         try #require(hints.count == 1, "\(messages.map { $0.encoded() })")
         #expect(hints[0]["control"]?.stringValue == "scrub")
@@ -59,10 +59,10 @@ struct StripReplayTests {
         #expect(abs(offsets.last ?? 1) < 0.01)
         #expect(frames.allSatisfy { $0["value"]?.doubleValue == 100 }, "the position never moves")
         // The second half pushes the other way.
-        let right = try Self.replay([(1.0, 3500), (1.05, nil)], ["--control", "scrub", "--position", "100"])
+        let right = try Self.replay([(1.0, 3500), (1.05, nil)], ["--control", "scrub", "--duration", "214", "--position", "100"])
         #expect(Self.of(right, "hint").first?["direction"]?.doubleValue == -1)
         // A swipe is no tap.
-        let swipe = try Self.replay([(1.0, 1024), (1.02, 1152), (1.04, 1280), (1.3, nil)], ["--control", "scrub", "--position", "100"])
+        let swipe = try Self.replay([(1.0, 1024), (1.02, 1152), (1.04, 1280), (1.3, nil)], ["--control", "scrub", "--duration", "214", "--position", "100"])
         #expect(Self.of(swipe, "hint").isEmpty)
     }
 
@@ -110,5 +110,26 @@ struct StripReplayTests {
         let messages = try Self.replay(points, ["--control", "tempo"], config: "{ controls: { tempo: { bpm: 300, bounds: 'wrap' } } }")
         let moved = Self.of(messages, "tempo").filter { $0["phase"]?.stringValue == "moved" }.compactMap { $0["bpm"]?.doubleValue }
         #expect(moved == [20, 21])
+    }
+}
+
+/// The strip as the mode switch, through `flywheel replay` with frames: the switch's own frames.
+@Suite("The mode switch's frames through flywheel replay")
+struct SwitchFramesReplayTests {
+    @Test("strip-mode-switch.evemu with --frames 60: frames of control mode that snap onto tempo's segment and stop")
+    func snapFrames() throws {
+        let run = ToolRun.run([
+            "replay", RepositoryPaths.path("Tests/Golden/hands/strip-mode-switch.evemu"), "--control", "switch", "--frames", "60",
+            "--hardware", RepositoryPaths.path("hardware"),
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let modeFrames = try lines.filter { $0.contains(#""control":"mode""#) }.map { try JSONParser.parse(Array($0.utf8)) }
+        let lastMode = try #require(lines.lastIndex { $0.contains(#""class":"mode""#) })
+        let snap = modeFrames.filter { ($0["time"]?.doubleValue ?? 0) >= 1.5 }
+        #expect(snap.count > 10, "the snap after the pan's lift is animated")
+        #expect(snap.compactMap { $0["value"]?.doubleValue }.min().map { $0 < 0 } == true, "with the spring's overshoot")
+        #expect(abs(snap.last?["offset"]?.doubleValue ?? 1) < 0.01, "settling on the segment")
+        #expect(lines[lastMode].contains(#""mode":"tempo""#))
     }
 }

@@ -19,29 +19,29 @@ struct DeviceOptionsHandsTests {
         #expect(try Self.tempo(script, seed: seed, options: KnobOptions(invert: true)) == 115)
     }
 
-    @Test("acceleration off: a flick, a slow turn and a quick turn back end exactly on the detents turned", arguments: 1...6)
-    func accelerationOff(seed: UInt64) throws {
-        let off = KnobOptions(acceleration: false)
+    @Test("inertia and acceleration off: a flick, a slow turn and a quick turn back end exactly on the detents turned", arguments: 1...6)
+    func inertiaOff(seed: UInt64) throws {
+        let off = KnobOptions(inertia: false, acceleration: .off)
         let flick = "turn +10 at 40/s\nhold 2s\n"
-        #expect(try Self.tempo(flick, seed: seed, options: KnobOptions()) > 130, "seed \(seed): with acceleration the flick coasts on")
+        #expect(try Self.tempo(flick, seed: seed, options: KnobOptions()) > 130, "seed \(seed): with inertia the flick coasts on")
         #expect(try Self.tempo(flick, seed: seed, options: off) == 130)
         #expect(try Self.tempo("turn +5 at 4/s\nturn -3 at 30/s\nhold 1s\n", seed: seed, options: off) == 122)
         #expect(try Self.tempo("turn -12 at 60/s\nhold 2s\n", seed: seed, options: off) == 108)
     }
 
-    @Test("acceleration off on a bouncy one-step encoder: back and forth ends where it began", arguments: 1...6)
-    func accelerationOffBouncy(seed: UInt64) throws {
+    @Test("inertia off on a bouncy one-step encoder: back and forth ends where it began", arguments: 1...6)
+    func inertiaOffBouncy(seed: UInt64) throws {
         let script = "turn +3 at 4/s\nhold 1s\nturn -3 at 4/s\nhold 1s\nturn +6 at 30/s\nhold 1s\n"
-        #expect(try Self.tempo(script, seed: seed, options: KnobOptions(acceleration: false), profile: Hands.oneStepEncoder()) == 126)
+        #expect(try Self.tempo(script, seed: seed, options: KnobOptions(inertia: false, acceleration: .off), profile: Hands.oneStepEncoder()) == 126)
     }
 
     @Test("a coarse and a fine knob on one tempo: four detents of the fine one make one step, none lost", arguments: 1...4)
     func coarseAndFine(seed: UInt64) throws {
         let ec11 = try Hands.profile("ec11")
         var coarse = Hands.knob("/dev/input/event1")
-        coarse.knobOptions = KnobOptions(acceleration: false)
+        coarse.knobOptions = KnobOptions(inertia: false)
         var fine = Hands.knob("/dev/input/event2")
-        fine.knobOptions = KnobOptions(detentsPerStep: 4, acceleration: false)
+        fine.knobOptions = KnobOptions(detentsPerStep: 4, inertia: false)
         let run = try Hands.run([
             Hands.Hand(script: "turn +3 at 4/s\nhold 2s\n", profile: ec11, seed: seed, device: coarse),
             // Nine detents: two steps and one towards the next; three more make the third.

@@ -98,6 +98,7 @@ enum RecordCommand {
                 let device = try EvdevDevice(path: paths[0])
                 close = device.close
                 var header = EvemuRecording(describing: device.description)
+                header.recordedAbsoluteValues = device.absoluteValues()  // where a replay starts its axes
                 if let name { header.name = name }
                 console.out(header.text() + "# recorded from \(paths[0])\n")
                 try loop.register(device.fd, interest: .readable) { _ in

@@ -16,7 +16,8 @@ enum ReplayCommand {
             print the messages a client watching every class receives, without seq, then exit. The
             controls are set up as flywheeld's from --config (default: the defaults); --control pins the
             knob to one control (default: it follows the mode switch); --frames adds continuous frames at
-            HZ while in motion (default 0: none).
+            HZ while in motion (default 0: none); --duration is the scrub's length until set (default as
+            flywheeld's --scrub-duration: 0, or 214 for the demo).
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
@@ -50,11 +51,14 @@ enum ReplayCommand {
             guard let table = TempoTable(rawValue: tableText) else { throw .usage("--table takes integer or maelzel, not '\(tableText)'") }
             configuration.tempoDial = TempoDial(range: configuration.tempoDial.range, table: table)
         }
-        let duration = try FeelOptions.number(&args, "duration", default: 214)!
+        let givenDuration = try FeelOptions.number(&args, "duration")
         let position = try FeelOptions.number(&args, "position")
-        guard duration >= 0 else { throw .usage("--duration must not be negative") }
+        if let givenDuration, givenDuration < 0 { throw .usage("--duration must not be negative") }
         configuration.feel = try FeelOptions.parse(&args, base: configuration.feel)
-        let path = try BundledScenarios(hardware: hardware).path(for: try args.positionals("one FILE to replay", count: 1...1)[0])
+        let name = try args.positionals("one FILE to replay", count: 1...1)[0]
+        let path = try BundledScenarios(hardware: hardware).path(for: name)
+        // As flywheeld's --scrub-duration: 0 unless given, the demo's 214 s.
+        let duration = givenDuration ?? DaemonOptions.defaultScrubDuration(playing: name)
 
         let timeline = try InputTimeline.load(path, hardware: hardware, steps: steps, channels: channels)
         var core = DaemonCore(configuration: configuration, scrubDurationSeconds: duration)

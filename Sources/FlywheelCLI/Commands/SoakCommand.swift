@@ -91,7 +91,7 @@ enum SoakCommand {
         do {
             try FileOutput.create(directory + "/soak.sim").write(scenario.text)
             try FileOutput.create(directory + "/soak.json5").write("""
-                { feel: { min_fling_speed: 1000 }, controls: { tempo: { range: [1, 1000], bpm: \(start) }, mode: { segments: ["tempo"] } } }
+                { feel: { min_fling_speed: 1000 }, controls: { tempo: { range: [1, 1000], bpm: \(start), acceleration: "off" }, mode: { segments: ["tempo"] } } }
                 """)
         } catch {
             throw ToolError(error)

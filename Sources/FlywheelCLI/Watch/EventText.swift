@@ -95,7 +95,8 @@ struct EventText {
         }
         let offset = m["offset"]?.doubleValue ?? 0
         let velocity = m["velocity"]?.doubleValue ?? 0
-        return "\(control) \(shown)  offset \(signed(offset)) detent  velocity \(signed(velocity)) detents/s"
+        let unit = control == "mode" ? "segment" : "detent"  // the mode switch moves in segments
+        return "\(control) \(shown)  offset \(signed(offset)) \(unit)  velocity \(signed(velocity)) \(unit)s/s"
     }
 
     static func state(_ m: JSONValue) -> String {

@@ -7,8 +7,9 @@
 ///   feel: { friction: "standard", damping: 0.35, response: 0.3, max_speed: 60, frames_hz: 60,
 ///           release_silence_ms: 100, new_gesture_gap_ms: 200 },
 ///   controls: {
-///     tempo: { range: [20, 300], table: "integer", bpm: 120, bounds: "rubber" },  // "hard", "wrap"
-///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber" },
+///     tempo: { range: [20, 300], table: "integer", bpm: 120, bounds: "rubber",  // "hard", "wrap"
+///              acceleration: "gentle" },  // "off", "strong", or { curve: [[5, 1], [15, 2], [30, 4]] }
+///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber", acceleration: "gentle" },
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
 ///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },  // commit: "on-rest" or "armed"
 ///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
@@ -51,6 +52,14 @@ public struct FlywheelConfiguration: Sendable {
     public var devices: [DeviceEntry] = []
     /// The file and the line of each key, when the configuration was read from a file (nil: the defaults).
     public var source: ConfigurationSource?
+    /// Each control's acceleration while a hand turns (`controls.<control>.acceleration`); a
+    /// control not listed has ``AccelerationCurve/standard(for:)``.
+    public var accelerations: [Control: AccelerationCurve] = [:]
+    /// Keys that work but should change (old names), for warnings.
+    public var notices: [ConfigurationNotice] = []
+
+    /// The acceleration of `control`'s knobs without their own.
+    public func acceleration(for control: Control) -> AccelerationCurve { accelerations[control] ?? .standard(for: control) }
 
     /// One configured device: how it is found and what it drives.
     public struct DeviceEntry: Sendable, Hashable {
@@ -76,7 +85,7 @@ public struct FlywheelConfiguration: Sendable {
         public var buttonActions: [UInt16: ButtonAction] = [:]
         /// Its buttons' long and double presses (`buttons` given as `{ press, long, double }`).
         public var buttonGestures: [UInt16: ButtonGestures] = [:]
-        /// Its knob's own settings (`invert`, `detents_per_step`, `acceleration`).
+        /// Its knob's own settings (`invert`, `detents_per_step`, `inertia`, `acceleration`).
         public var knobOptions = KnobOptions()
 
         public struct GPIOLines: Sendable, Hashable {
@@ -163,7 +172,8 @@ public struct FlywheelConfiguration: Sendable {
         let controls = try root.child("controls")
         try controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
         let tempo = try controls.child("tempo")
-        try tempo.only(["range", "table", "bpm", "bounds"])
+        try tempo.only(["range", "table", "bpm", "bounds", "acceleration"])
+        config.accelerations[.tempo] = try AccelerationKey.curve(tempo, "acceleration")
         var range = 20...300
         if let field = tempo.value("range") {
             guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
@@ -178,14 +188,16 @@ public struct FlywheelConfiguration: Sendable {
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
         let volume = try controls.child("volume")
-        try volume.only(["cap", "start", "step", "bounds"])
+        try volume.only(["cap", "start", "step", "bounds", "acceleration"])
+        config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration")
         let cap = try volume.integer("cap", in: 1...100, default: 100)
         config.volumeDial = VolumeDial(
             cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)), bounds: try volume.choice("bounds", default: DialBounds.rubber))
         config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap)))
 
         let scrub = try controls.child("scrub")
-        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit"])
+        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"])
+        config.accelerations[.scrub] = try AccelerationKey.curve(scrub, "acceleration")
         if scrub.value("commit") != nil { config.scrubCommit = try scrub.choice("commit", default: ScrubCommitPolicy.onRest) }
         config.detentsPerSweep = try scrub.number("detents_per_sweep", in: 1...100_000, default: 200)
         if let field = scrub.value("seconds_per_detent") {
@@ -229,11 +241,11 @@ public struct FlywheelConfiguration: Sendable {
         try clients.only(["max_clients", "queue_messages"])
         config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
         config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024)
-        config.devices = try parseDevices(root)
+        config.devices = try parseDevices(root, notices: &config.notices)
         return config
     }
 
-    static func parseDevices(_ root: ConfigReader) throws(FileLineError) -> [DeviceEntry] {
+    static func parseDevices(_ root: ConfigReader, notices: inout [ConfigurationNotice]) throws(FileLineError) -> [DeviceEntry] {
         guard let field = root.value("devices") else { return [] }
         guard case .array(let items) = field else { throw root.fail("devices", "must be a list of devices, got \(field.kindDescription)") }
         var entries: [DeviceEntry] = []
@@ -243,7 +255,7 @@ public struct FlywheelConfiguration: Sendable {
                 file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
             try device.only([
                 "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
-                "acceleration",
+                "inertia", "acceleration",
             ])
             guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
                 throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
@@ -288,10 +300,11 @@ public struct FlywheelConfiguration: Sendable {
             if device.value("buttons") != nil {
                 (entry.buttonActions, entry.buttonGestures) = try parseButtons(try device.child("buttons"), perDevice: true)
             }
+            let turning = try AccelerationKey.device(device, notices: &notices)
             entry.knobOptions = KnobOptions(
                 invert: try device.bool("invert", default: false),
                 detentsPerStep: try device.integer("detents_per_step", in: KnobOptions.acceptedDetentsPerStep, default: 1),
-                acceleration: try device.bool("acceleration", default: true))
+                inertia: turning.inertia, acceleration: turning.acceleration)
             entries.append(entry)
         }
         return entries

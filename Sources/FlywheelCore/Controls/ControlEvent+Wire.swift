@@ -46,6 +46,14 @@ extension ControlEvent {
             out.field(#","offset":"#, Self.round(offset))
             out.field(#","velocity":"#, Self.round(velocity))
             return end(seqIndex, &out)
+        case .switchFrame(let position, let offset, let velocity, _):
+            out.write(#"{"class":"frame","seq":"#)
+            let seqIndex = out.count
+            out.field(#","control":"#, name: #""mode""#)
+            out.field(#","value":"#, Self.round(position))
+            out.field(#","offset":"#, Self.round(offset))
+            out.field(#","velocity":"#, Self.round(velocity))
+            return end(seqIndex, &out)
         }
     }
 

@@ -15,17 +15,30 @@ public enum ControlEvent: Sendable, Hashable {
     case hint(control: Control, direction: Int, peakDetents: Double, durationSeconds: Double, timeNanoseconds: Nanoseconds)
     /// A continuous frame while in motion: the control's value and the knob's offset in detents.
     case frame(control: Control, value: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
+    /// A continuous frame of the N-way mode switch while a finger pans it or it snaps onto a
+    /// segment: its position in segments (0 … count − 1), its offset from the active segment, and
+    /// its velocity in segments per second (`"control":"mode"` on the wire).
+    case switchFrame(position: Double, offset: Double, velocity: Double, timeNanoseconds: Nanoseconds)
 
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
         switch self {
         case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t),
-            .hint(_, _, _, _, let t): return t
+            .hint(_, _, _, _, let t), .switchFrame(_, _, _, let t): return t
         }
     }
 
     /// Whether it is a continuous frame (coalescable) rather than a discrete event.
-    public var isFrame: Bool { if case .frame = self { return true } else { return false } }
+    public var isFrame: Bool { frameKey != nil }
+
+    /// What a frame coalesces by (its control, or the mode switch); nil for any other event.
+    public var frameKey: FrameKey? {
+        switch self {
+        case .frame(let control, _, _, _, _): return FrameKey(control)
+        case .switchFrame: return .mode
+        default: return nil
+        }
+    }
 
     /// Its message class.
     public var messageClass: MessageClass {
@@ -34,7 +47,7 @@ public enum ControlEvent: Sendable, Hashable {
         case .volume: return .volume
         case .scrub: return .scrub
         case .mode: return .mode
-        case .frame: return .frame
+        case .frame, .switchFrame: return .frame
         case .hint: return .hint
         }
     }
@@ -61,6 +74,11 @@ public enum ControlEvent: Sendable, Hashable {
         case .frame(let control, let value, let offset, let velocity, _):
             return [
                 ("control", .string(control.rawValue)), ("value", .double(Self.round(value))), ("offset", .double(Self.round(offset))),
+                ("velocity", .double(Self.round(velocity))),
+            ]
+        case .switchFrame(let position, let offset, let velocity, _):
+            return [
+                ("control", .string(FrameKey.mode.rawValue)), ("value", .double(Self.round(position))), ("offset", .double(Self.round(offset))),
                 ("velocity", .double(Self.round(velocity))),
             ]
         }

@@ -26,6 +26,12 @@ public struct DialKnob: Sendable {
         detent = Self.detent(nearest: value, in: self.values)
     }
 
+    /// The acceleration of knobs without their own, while a hand turns (``AccelerationCurve``).
+    public var acceleration: AccelerationCurve {
+        get { knobs.acceleration }
+        set { knobs.acceleration = newValue }
+    }
+
     /// The detent whose value is nearest `value` in `values` (ties go to the lower).
     public static func detent(nearest value: Double, in values: [Int]) -> Int {
         var best = 0
@@ -50,22 +56,25 @@ public struct DialKnob: Sendable {
         knobs.set(detent: detent)
     }
 
-    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
+    /// `acceleration`: the device's own curve, nil for the dial's).
     public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil
     ) -> [Step] {
         var steps: [Step] = []
-        move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &steps) { $0 }
+        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &steps) { $0 }
         return steps
     }
 
-    /// ``move(by:at:touching:device:acceleration:)``, each step appended to `out` as `make` makes it.
+    /// ``move(by:at:touching:device:inertia:acceleration:)``, each step appended to `out` as `make` makes it.
     public mutating func move<Output>(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
-        into out: inout [Output], _ make: (Step) -> Output
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil, into out: inout [Output], _ make: (Step) -> Output
     ) {
         var (events, start) = groupEvents.take()
-        knobs.move(device: device, by: detents, at: time, touching: touching, base: detent, acceleration: acceleration, into: &events)
+        knobs.move(
+            device: device, by: detents, at: time, touching: touching, base: detent, inertia: inertia, acceleration: acceleration, into: &events)
         appendSteps(events, from: start, into: &out, make)
         groupEvents.giveBack(&events)
     }
@@ -169,21 +178,24 @@ public protocol DialControl: Sendable {
 }
 
 extension DialControl {
-    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
+    /// `acceleration`: the device's own curve, nil for the control's).
     public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil
     ) -> [ControlEvent] {
         var events: [ControlEvent] = []
-        move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
+        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
         return events
     }
 
-    /// ``move(by:at:touching:device:acceleration:)``, its events appended to `events`.
+    /// ``move(by:at:touching:device:inertia:acceleration:)``, its events appended to `events`.
     public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true,
-        into events: inout [ControlEvent]
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil, into events: inout [ControlEvent]
     ) {
-        knob.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events, Self.event)
+        knob.move(
+            by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events, Self.event)
     }
 
     /// A touch lifted from the knob of `device`.

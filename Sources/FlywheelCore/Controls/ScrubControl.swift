@@ -27,10 +27,18 @@ public struct ScrubControl: Sendable {
     /// The last tap hint, for frames.
     public private(set) var edgeHint: EdgeHint?
 
-    /// Creates the control.
-    public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters()) {
+    /// Creates the control, accelerating as `acceleration` says (default off: the scrub's
+    /// resolution already scales with the content).
+    public init(scrubber: Scrubber = Scrubber(), parameters: FeelParameters = FeelParameters(), acceleration: AccelerationCurve = .standard(for: .scrub)) {
         self.scrubber = scrubber
         knobs = KnobGroup(parameters: parameters, bounds: .unbounded)
+        knobs.acceleration = acceleration
+    }
+
+    /// The acceleration of knobs without their own, while a hand turns (default off).
+    public var acceleration: AccelerationCurve {
+        get { knobs.acceleration }
+        set { knobs.acceleration = newValue }
     }
 
     /// Sets the content (a client `set`); a scrub under way carries on over the new duration.
@@ -38,9 +46,11 @@ public struct ScrubControl: Sendable {
         scrubber.set(durationSeconds: durationSeconds, positionSeconds: positionSeconds)
     }
 
-    /// The knob of `device` moved by `detents` at `time` (`acceleration` false: it never flings).
+    /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
+    /// `acceleration`: the device's own curve, nil for the control's).
     public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, acceleration: Bool = true
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil
     ) -> [ControlEvent] {
         var out = advanceCommit(to: time)
         pendingCommit = nil
@@ -48,7 +58,7 @@ public struct ScrubControl: Sendable {
         edgeHint = nil
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
-        out += translate(knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, acceleration: acceleration))
+        out += translate(knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, inertia: inertia, acceleration: acceleration))
         return out
     }
 

@@ -5,10 +5,14 @@ public struct TempoControl: DialControl {
     /// The knob over the dial's table.
     public var knob: DialKnob
 
-    /// Creates the control at `bpm` (the nearest table value).
-    public init(dial: TempoDial = TempoDial(), bpm: Double = 120, parameters: FeelParameters = FeelParameters()) {
+    /// Creates the control at `bpm` (the nearest table value), accelerating as `acceleration` says.
+    public init(
+        dial: TempoDial = TempoDial(), bpm: Double = 120, parameters: FeelParameters = FeelParameters(),
+        acceleration: AccelerationCurve = .standard(for: .tempo)
+    ) {
         self.dial = dial
         knob = DialKnob(values: dial.values, value: bpm, parameters: parameters, bounds: dial.bounds)
+        knob.acceleration = acceleration
     }
 
     /// The detent the dial reports now.

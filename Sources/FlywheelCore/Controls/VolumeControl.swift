@@ -27,10 +27,14 @@ public struct VolumeControl: DialControl {
     /// The knob over the dial's table.
     public var knob: DialKnob
 
-    /// Creates the control at `volume` (the nearest step).
-    public init(dial: VolumeDial = VolumeDial(), volume: Double = 30, parameters: FeelParameters = FeelParameters()) {
+    /// Creates the control at `volume` (the nearest step), accelerating as `acceleration` says.
+    public init(
+        dial: VolumeDial = VolumeDial(), volume: Double = 30, parameters: FeelParameters = FeelParameters(),
+        acceleration: AccelerationCurve = .standard(for: .volume)
+    ) {
         self.dial = dial
         knob = DialKnob(values: dial.values, value: volume, parameters: parameters, bounds: dial.bounds)
+        knob.acceleration = acceleration
     }
 
     /// The volume now (0…cap).

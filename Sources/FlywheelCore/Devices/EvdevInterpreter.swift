@@ -81,15 +81,22 @@ public struct EvdevInterpreter: Sendable {
         return out
     }
 
+    /// The device's axes as they are when it is opened (libevdev's values, or a recording's): an
+    /// absolute encoder counts its first report from its position then, so the first step is not
+    /// taken as the reference and lost.
+    public mutating func start(absoluteValues: [UInt16: Int32]) {
+        if case .absoluteEncoder(let code, _, _)? = classification.knob, let value = absoluteValues[code] {
+            rotary?.setReference(Int(value))
+        }
+    }
+
     /// The device's state after a resynchronisation (libevdev's view after a drop): a button whose
     /// state changed during the gap is reported, an absolute encoder takes its new position as the
     /// reference; nothing moves.
     public mutating func resynchronise(buttonsDown now: Set<UInt16>, absoluteValues: [UInt16: Int32] = [:], at time: Nanoseconds) -> [DeviceInput] {
         discarding = false
         frame.removeAll()
-        if case .absoluteEncoder(let code, _, _)? = classification.knob, let value = absoluteValues[code] {
-            rotary?.setReference(Int(value))  // the encoder's position after the gap: the next step counts
-        }
+        start(absoluteValues: absoluteValues)  // the encoder's position after the gap: the next step counts
         var out: [DeviceInput] = []
         for code in buttonsDown.subtracting(now).sorted() { out.append(DeviceInput(.button(code: code, pressed: false), at: time)) }
         for code in now.subtracting(buttonsDown).sorted() { out.append(DeviceInput(.button(code: code, pressed: true), at: time)) }

@@ -32,6 +32,17 @@ public struct KnobEngine: Sendable {
     var moving: SharedMotion?
     /// Whether a hand gesture is under way.
     public private(set) var gestureActive = false
+    /// The steps a turned detent makes at the hand's speed (``AccelerationCurve``; default off).
+    /// Only turns accelerate: a touch follows the finger, and a bounce of the contacts is one step.
+    public var acceleration: AccelerationCurve = .off
+    /// The hand's speed while it turns (the acceleration's input).
+    var handSpeed = HandSpeed()
+    /// The fraction of a step the acceleration owes the hand (whole steps are taken, the rest
+    /// carried to the next detent in the same direction).
+    var accelerationCarry = 0.0
+    /// The acceleration's factor at the hand's last move: the release speed cap grows with it, so
+    /// the coast after a fast turn starts from the speed the hand had, not from a capped one.
+    public private(set) var accelerationFactor = 1.0
 
     /// The most detent events one input produces; a longer jump is reported as one event.
     public static let maximumDetentEvents = 64
@@ -128,6 +139,8 @@ public struct KnobEngine: Sendable {
         if !continuing {
             events.append(.began(timeNanoseconds: time))
             estimator.reset()
+            handSpeed.reset()
+            accelerationCarry = 0
         }
         gestureActive = true
         self.touching = touching
@@ -137,6 +150,12 @@ public struct KnobEngine: Sendable {
         let direction: Double = delta > 0 ? 1 : delta < 0 ? -1 : 0
         let bounce = continuing && direction != 0 && direction == -lastDirection
             && lastInput.map({ time - $0 <= parameters.bounceWindowNanoseconds }) ?? false
+        var delta = delta
+        if touching || acceleration.isOff {
+            accelerationFactor = 1
+        } else if !bounce, direction != 0 {
+            delta = accelerated(delta, direction: direction, at: time)
+        }
         handPosition = bounds.held(min(max(handPosition + delta, -Self.maximumPosition), Self.maximumPosition))
         if bounce {
             estimator.replaceNewest(with: handPosition)
@@ -147,8 +166,31 @@ public struct KnobEngine: Sendable {
         }
         if direction != 0 { lastDirection = direction }
         lastInput = time
-        if bounceQuietAt == nil { followHand(at: time, into: &events) }
+        if bounceQuietAt == nil { followHand(at: time, moving: direction, into: &events) }
         planHandOver()
+    }
+
+    /// A turn's `delta` detents (moving in `direction`) with the acceleration at the hand's speed:
+    /// the detents themselves plus the whole extra steps the curve's factor gives, the fraction
+    /// carried. Never fewer steps than detents, never against the hand; a factor of 1 adds nothing.
+    mutating func accelerated(_ delta: Double, direction: Double, at time: Nanoseconds) -> Double {
+        if direction != lastDirection {
+            handSpeed.reset()
+            accelerationCarry = 0
+        }
+        accelerationFactor = acceleration.factor(atSpeed: handSpeed.record(delta, at: time))
+        let extra = delta * (accelerationFactor - 1) + accelerationCarry
+        let whole = extra.rounded(.towardZero)
+        accelerationCarry = extra - whole
+        return delta + whole
+    }
+
+    /// The feel a release plans with: the speed cap grown by the acceleration's factor.
+    var releaseParameters: FeelParameters {
+        guard accelerationFactor != 1 else { return parameters }
+        var feel = parameters
+        feel.maximumSpeed *= accelerationFactor
+        return feel
     }
 
     /// The hand-over's next step after what is reported, up to the release as the parameters now
@@ -168,7 +210,7 @@ public struct KnobEngine: Sendable {
         let release = lastInput + parameters.releaseSilenceNanoseconds
         let plan = MotionPlan(
             releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent, bounds: bounds,
-            parameters: parameters)
+            parameters: releaseParameters)
         // As `HandOver(plan, release:)`, built where it is kept (a hand-over is 150 bytes).
         let whole = HandOver.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
         let core = HandOver.Core(plan, release: release)
@@ -186,9 +228,12 @@ public struct KnobEngine: Sendable {
     }
 
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
-    mutating func followHand(at time: Nanoseconds, into events: inout [Event]) {
+    /// A hand move in `direction` (±1; 0: either way) never steps it the other way: a hand-over
+    /// may have reported the coast's steps ahead of the hand, and the hand catches them up.
+    mutating func followHand(at time: Nanoseconds, moving direction: Double = 0, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
         let landing = bounds.clamp(shown > Double(reportedDetent) ? Elementary.ceilingInteger(shown - 0.6) : Elementary.floorInteger(shown + 0.6))
+        if direction != 0, Double(landing - reportedDetent) * direction < 0 { return }
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing
             events.append(.detent(reportedDetent, timeNanoseconds: time))
@@ -323,7 +368,7 @@ public struct KnobEngine: Sendable {
         forgetHandOver()
         moving = handedOver ?? SharedMotion(Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
-            bounds: bounds, parameters: parameters))
+            bounds: bounds, parameters: releaseParameters))
         events.append(.released(velocity: velocity, timeNanoseconds: time))
         now = max(now, time)
         bring(to: time, into: &events)
@@ -336,13 +381,16 @@ public struct KnobEngine: Sendable {
         return measured + carriedVelocity
     }
 
-    /// Position and velocity at `time` for continuous frames (nil at rest).
+    /// Position and velocity at `time` for continuous frames (nil at rest, and under a finger that
+    /// rests: one that has not moved for the velocity's staleness, 40 ms, moves nothing until it
+    /// moves again).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
         if let motion = moving?.motion {
             let state = motion.state(at: time)  // a motion's positions are already what shows
             return (state.position, state.velocity)
         }
         guard gestureActive else { return nil }
+        if touching, let lastInput, time - lastInput > parameters.velocityStalenessNanoseconds { return nil }
         guard let handOver = handOverCore, time >= handOver.plan.startNanoseconds else {
             return (bounds.displayed(handPosition), estimator.velocity(atRelease: time))
         }

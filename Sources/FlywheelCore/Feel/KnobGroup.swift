@@ -33,8 +33,10 @@ public struct KnobGroup: Sendable {
         var inGesture = false
     }
 
-    /// The feel of every knob (acceleration off turns a knob's flinging off).
+    /// The feel of every knob (inertia off turns a knob's flinging off).
     public let parameters: FeelParameters
+    /// The control's acceleration while a hand turns, for knobs without their own.
+    public var acceleration: AccelerationCurve = .off
     /// The range each knob's engine moves in.
     public let bounds: Bounds
     /// The knobs, in the order they first turned (a fixed order keeps replays deterministic).
@@ -49,22 +51,25 @@ public struct KnobGroup: Sendable {
     }
 
     /// The knob of `device` moved by `delta` detents at `time`. `base` is the shared value in the
-    /// engines' detents: a knob at rest starts from it. Without `acceleration` the knob never
-    /// flings: every detent is exactly one step.
+    /// engines' detents: a knob at rest starts from it. Without `inertia` the knob never
+    /// flings. `acceleration` is the device's own curve (nil: the control's, ``acceleration``).
     public mutating func move(
-        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, acceleration: Bool = true
+        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil
     ) -> [Event] {
         var out: [Event] = []
-        move(device: device, by: delta, at: time, touching: touching, base: base, acceleration: acceleration, into: &out)
+        move(device: device, by: delta, at: time, touching: touching, base: base, inertia: inertia, acceleration: acceleration, into: &out)
         return out
     }
 
-    /// ``move(device:by:at:touching:base:acceleration:)``, its events appended to `out`.
+    /// ``move(device:by:at:touching:base:inertia:acceleration:)``, its events appended to `out`.
     public mutating func move(
-        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, acceleration: Bool = true,
-        into out: inout [Event]
+        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, inertia: Bool = true,
+        acceleration: AccelerationCurve? = nil, into out: inout [Event]
     ) {
-        let index = member(device, base: base, acceleration: acceleration)
+        let index = member(device, base: base, inertia: inertia)
+        let curve = acceleration ?? self.acceleration
+        if members[index].engine.acceleration != curve { members[index].engine.acceleration = curve }
         var (events, start) = engineEvents.take()
         members[index].engine.move(by: delta, at: time, touching: touching, into: &events)
         for position in start..<events.count { translate(events[position], of: index, into: &out) }
@@ -175,7 +180,7 @@ public struct KnobGroup: Sendable {
     }
 
     /// The member for `device`, created (or, at rest, moved) onto `base`.
-    mutating func member(_ device: DeviceIdentity, base: Int, acceleration: Bool) -> Int {
+    mutating func member(_ device: DeviceIdentity, base: Int, inertia: Bool) -> Int {
         if let index = members.firstIndex(where: { $0.device == device }) {
             if !members[index].inGesture, deadline(of: index) == nil, members[index].engine.reportedDetent != base {
                 members[index].engine.set(detent: base)
@@ -187,7 +192,7 @@ public struct KnobGroup: Sendable {
             members.removeAll { !$0.inGesture && $0.engine.nextDeadline == nil }
         }
         var feel = parameters
-        if !acceleration { feel.minimumFlingSpeed = .infinity }
+        if !inertia { feel.minimumFlingSpeed = .infinity }
         let engine = KnobEngine(parameters: feel, bounds: bounds, detent: base)
         members.append(Member(device: device, engine: engine, reported: engine.reportedDetent))
         return members.count - 1

@@ -1,5 +1,5 @@
-/// A device's own knob settings (a `devices[]` entry's `invert`, `detents_per_step` and
-/// `acceleration`), applied to its motion before it reaches its engine.
+/// A device's own knob settings (a `devices[]` entry's `invert`, `detents_per_step`, `inertia`
+/// and `acceleration`), applied to its motion before it reaches its engine.
 public struct KnobOptions: Sendable, Hashable {
     /// Turns the direction round (encoders of different makers count opposite ways).
     public var invert: Bool
@@ -7,17 +7,21 @@ public struct KnobOptions: Sendable, Hashable {
     /// takes 2 or more: with 4, four detents move the tempo by one table value. Whole detents
     /// are counted, the remainder kept for the next turn, so a fine knob never loses a detent.
     public var detentsPerStep: Int
-    /// Whether the knob flings and coasts (default true). Off, every detent is exactly one step
-    /// and the knob stops where the hand leaves it.
-    public var acceleration: Bool
+    /// Whether the knob flings and coasts (default true). Off, the knob stops where the hand
+    /// leaves it. (Until issue 34 this was the key `acceleration: false`.)
+    public var inertia: Bool
+    /// The knob's own acceleration while the hand turns; nil (the default): its control's.
+    public var acceleration: AccelerationCurve?
 
     /// The accepted detents per step.
     public static let acceptedDetentsPerStep = 1...64
 
-    /// Settings (the defaults: as turned, a step per detent, with acceleration).
-    public init(invert: Bool = false, detentsPerStep: Int = 1, acceleration: Bool = true) {
+    /// Settings (the defaults: as turned, a step per detent, with inertia, accelerating as the
+    /// control does).
+    public init(invert: Bool = false, detentsPerStep: Int = 1, inertia: Bool = true, acceleration: AccelerationCurve? = nil) {
         self.invert = invert
         self.detentsPerStep = min(max(detentsPerStep, Self.acceptedDetentsPerStep.lowerBound), Self.acceptedDetentsPerStep.upperBound)
+        self.inertia = inertia
         self.acceleration = acceleration
     }
 

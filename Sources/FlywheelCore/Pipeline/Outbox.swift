@@ -8,8 +8,8 @@ public final class Outbox {
     @usableFromInline
     struct Entry {
         @usableFromInline var messageClass: MessageClass
-        /// For a frame, its control (what it coalesces by); nil for any other message.
-        @usableFromInline var frameControl: Control?
+        /// For a frame, what it coalesces by (its control or the mode switch); nil for any other message.
+        @usableFromInline var frameKey: FrameKey?
         /// The index in ``others``, or -1 when the message is in ``bytes``.
         @usableFromInline var other: Int
         @usableFromInline var start: Int
@@ -85,10 +85,8 @@ public final class Outbox {
         if byteCapacity - byteCount < room { grow() }
         var out = ByteWriter(UnsafeMutableRawBufferPointer(start: bytes + byteCount, count: room))
         let seqIndex = event.writeWire(into: &out)
-        var frameControl: Control?
-        if case .frame(let control, _, _, _, _) = event { frameControl = control }
         add(Entry(
-            messageClass: event.messageClass, frameControl: frameControl, other: -1, start: byteCount, seqIndex: byteCount &+ seqIndex,
+            messageClass: event.messageClass, frameKey: event.frameKey, other: -1, start: byteCount, seqIndex: byteCount &+ seqIndex,
             end: byteCount &+ out.count))
         byteCount &+= out.count
     }
@@ -96,7 +94,7 @@ public final class Outbox {
     /// Adds a message.
     public func append(_ message: ServerMessage) {
         checkNotLent()
-        add(Entry(messageClass: message.messageClass, frameControl: nil, other: others.count, start: 0, seqIndex: 0, end: 0))
+        add(Entry(messageClass: message.messageClass, frameKey: nil, other: others.count, start: 0, seqIndex: 0, end: 0))
         others.append(message)
     }
 
@@ -119,8 +117,8 @@ public final class Outbox {
         if entry.other >= 0 { return others[entry.other] }
         let wire = [UInt8](UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start))
         return ServerMessage(
-            messageClass: entry.messageClass, wire: wire, seqIndex: entry.seqIndex &- entry.start, isFrame: entry.frameControl != nil,
-            coalescingKey: entry.frameControl?.rawValue)
+            messageClass: entry.messageClass, wire: wire, seqIndex: entry.seqIndex &- entry.start, isFrame: entry.frameKey != nil,
+            coalescingKey: entry.frameKey?.rawValue)
     }
 
     /// Every message, in order, each of its own.

@@ -176,7 +176,7 @@ public struct Pipeline: Sendable {
         if options.detentsPerStep > 1 { stepRemainders[device.identity] = remainder }
         guard steps != 0 || detents == 0 || touching else { return core.advance(to: t, into: outbox) }
         core.knob(
-            by: steps, at: t, touching: touching, route: device.route, device: device.identity, acceleration: options.acceleration,
+            by: steps, at: t, touching: touching, route: device.route, device: device.identity, inertia: options.inertia, acceleration: options.acceleration,
             into: outbox)
     }
 

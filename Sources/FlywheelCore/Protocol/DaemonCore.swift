@@ -34,6 +34,8 @@ public struct DaemonCore: Sendable {
     var heldControl: Control?
     /// A finger on a touch strip, from its touch-down to its lift.
     var strip: StripTouch?
+    /// The mode switch's pan and snap, for frames.
+    public private(set) var switchMotion = SwitchMotion()
 
     /// Creates the core.
     public init(
@@ -66,37 +68,45 @@ public struct DaemonCore: Sendable {
     public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
         let messages = advance(to: time)
         strip = StripTouch(at: position, detents: detents, time: time)
-        if route == .modeSwitch { mode.pan(to: mode.offset(under: position)) }
+        if route == .modeSwitch {
+            mode.pan(to: mode.offset(under: position))
+            switchMotion.panned(to: mode.offset, at: time)
+        }
         return messages
     }
 
     /// The knob of `device` turned by `detents` at `time`: goes to the control `route` selects,
-    /// to that device's own engine there (`acceleration` false: it never flings).
+    /// to that device's own engine there (`inertia` false: it never flings; `acceleration`: the
+    /// device's own curve, nil for the control's).
     public mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, acceleration: Bool = true
+        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil
     ) -> [ServerMessage] {
         let outbox = Outbox()
-        knob(by: detents, at: time, touching: touching, route: route, device: device, acceleration: acceleration, into: outbox)
+        knob(by: detents, at: time, touching: touching, route: route, device: device, inertia: inertia, acceleration: acceleration, into: outbox)
         return outbox.messages
     }
 
-    /// ``knob(by:at:touching:route:device:acceleration:)``, its messages added to `outbox`.
+    /// ``knob(by:at:touching:route:device:inertia:acceleration:)``, its messages added to `outbox`.
     public mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, acceleration: Bool = true, into outbox: Outbox
+        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil, into outbox: Outbox
     ) {
         var (events, start) = controlEvents.take()
         // Brought to `time` only when that changes something (a pipeline has done it already).
         if changesWhenAdvanced(to: time) { advanceEvents(to: time, into: &events) }
         if touching, strip != nil {
             strip!.move(by: detents)
-            if route == .modeSwitch { mode.pan(to: mode.offset(under: strip!.position)) }
+            if route == .modeSwitch {
+                mode.pan(to: mode.offset(under: strip!.position))
+                switchMotion.panned(to: mode.offset, at: time)
+            }
         }
         switch control(for: route) {
-        case .scrub: events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration))
-        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
-        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, acceleration: acceleration, into: &events)
+        case .scrub:
+            events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration))
+        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
+        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
         case nil: break
         }
         for position in start..<events.count { outbox.append(events[position]) }
@@ -120,7 +130,12 @@ public struct DaemonCore: Sendable {
         let touch = strip
         strip = nil
         if route == .modeSwitch {
-            if touch != nil, let changed = mode.endPan() { events.append(.mode(changed, timeNanoseconds: time)) }
+            if touch != nil {
+                let changed = mode.endPan()
+                // The snap onto the segment, with the feel's spring, carrying the pan's velocity.
+                switchMotion.lifted(from: mode.offset, onto: mode.index, at: time, spring: parameters.spring)
+                if let changed { events.append(.mode(changed, timeNanoseconds: time)) }
+            }
             return events.map(ServerMessage.init)
         }
         switch control(for: route) {
@@ -254,11 +269,12 @@ public struct DaemonCore: Sendable {
         if let frame = tempo.frame(at: time) { outbox.append(frame) }
         if let frame = scrub.frame(at: time) { outbox.append(frame) }
         if let frame = volume.frame(at: time) { outbox.append(frame) }
+        if let frame = switchMotion.frame(at: time, active: mode.index) { outbox.append(frame) }
     }
 
     /// Whether any control is moving (frames are due).
     public func isMoving(at time: Nanoseconds) -> Bool {
-        tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil
+        tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil || switchMotion.isMoving(at: time)
     }
 
     /// Makes `control` the active mode, adding nothing to the segments; false when it is not one.
@@ -365,6 +381,9 @@ extension DaemonCore {
             scrubber: configuration.scrubber(durationSeconds: scrubDurationSeconds), modes: configuration.modes,
             framesPerSecond: configuration.framesPerSecond, volumeDial: configuration.volumeDial, volume: configuration.volume)
         _ = mode.select(configuration.initialMode)
+        tempo.knob.acceleration = configuration.acceleration(for: .tempo)
+        volume.knob.acceleration = configuration.acceleration(for: .volume)
+        scrub.acceleration = configuration.acceleration(for: .scrub)
         shuttleRates = configuration.shuttleRates
         buttonActions = configuration.buttonActions
         if let policy = configuration.scrubCommit {

@@ -80,7 +80,7 @@ extension ServerMessage {
     /// Encodes `event` at `time`: the one encoder of every message class.
     public init(_ event: ServerEvent, at time: Nanoseconds) {
         var key: String?
-        if case .control(.frame(let control, _, _, _, _)) = event { key = control.rawValue }
+        if case .control(let control) = event { key = control.frameKey?.rawValue }
         self.init(
             messageClass: event.messageClass, fields: event.fields, timeNanoseconds: time,
             isFrame: event.messageClass == .frame, coalescingKey: key)
@@ -93,8 +93,7 @@ extension ServerMessage {
             var out = ByteWriter(buffer)
             let seqIndex = event.writeWire(into: &out)
             let wire = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<out.count]))
-            var key: String?
-            if case .frame(let control, _, _, _, _) = event { key = control.rawValue }
+            let key = event.frameKey?.rawValue
             return ServerMessage(messageClass: event.messageClass, wire: wire, seqIndex: seqIndex, isFrame: event.isFrame, coalescingKey: key)
         }
     }

@@ -12,7 +12,7 @@ public enum ConfigurationWarnings {
         in configuration: FlywheelConfiguration, exists: (String) -> Bool = FileSystem.exists,
         chipExists: (String) -> Bool = ConfigurationWarnings.chipExists
     ) -> [ConfigurationProblem] {
-        var warnings: [ConfigurationProblem] = []
+        var warnings = notices(in: configuration)
         for (index, device) in configuration.devices.enumerated() {
             let key = "devices[\(index)]"
             if let path = device.path, !exists(path) {
@@ -29,6 +29,12 @@ public enum ConfigurationWarnings {
             }
         }
         return warnings
+    }
+
+    /// The keys that work but should change (an old key's new name): flywheeld says these when it
+    /// starts and reloads, not only `--check-config`.
+    public static func notices(in configuration: FlywheelConfiguration) -> [ConfigurationProblem] {
+        configuration.notices.map { .file(configuration, key: $0.key, $0.message) }
     }
 
     /// Whether a chip given as a name (`gpiochip0`), a path, a number or a label is there now.

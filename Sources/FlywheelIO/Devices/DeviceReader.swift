@@ -33,10 +33,12 @@ public final class EvdevReader: DeviceReader {
     /// Whether to pulse its LED on the beat (PowerMate).
     public var pulsesOnBeat = false
 
-    /// Wraps an open device classified as `classification`.
+    /// Wraps an open device classified as `classification`; an absolute encoder counts from its
+    /// axis's value as libevdev has it now.
     public init(device: EvdevDevice, classification: EvdevClassification) {
         self.device = device
         self.interpreter = EvdevInterpreter(classification)
+        if case .absoluteEncoder? = classification.knob { interpreter.start(absoluteValues: device.absoluteValues()) }
     }
 
     public var fds: [Int32] { [device.fd] }

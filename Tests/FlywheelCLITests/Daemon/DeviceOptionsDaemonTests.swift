@@ -7,7 +7,7 @@ import Testing
 @Suite("flywheeld: a device's own options", .serialized)
 struct DeviceOptionsDaemonTests {
     static let configuration = """
-        { devices: [{ profile: "ec11", name: "reversed knob", invert: true, acceleration: false,
+        { devices: [{ profile: "ec11", name: "reversed knob", invert: true, inertia: false, acceleration: "off",
                       buttons: { "256": { press: "none", long: "mode", double: "none" } } }] }
         """
 
@@ -32,7 +32,7 @@ struct DeviceOptionsDaemonTests {
 
         """
 
-    @Test("invert, acceleration off and a long press from devices[]: replay and socket agree, and the flick ends exactly 10 detents down")
+    @Test("invert, inertia and acceleration off and a long press from devices[]: replay and socket agree, and the flick ends exactly 10 detents down")
     func replayAndSocket() throws {
         let config = DaemonConfigurationTests.write(Self.configuration)
         let directory = String(config[..<config.lastIndex(of: "/")!])

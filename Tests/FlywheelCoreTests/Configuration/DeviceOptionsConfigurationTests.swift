@@ -17,17 +17,18 @@ struct DeviceOptionsConfigurationTests {
         }
     }
 
-    @Test("invert, detents_per_step, acceleration and a button's long and double presses are read per device")
+    @Test("invert, detents_per_step, inertia, acceleration and a button's long and double presses are read per device")
     func read() throws {
         let config = try Self.parse("""
             { devices: [
-                { profile: "ec11", invert: true, detents_per_step: 4, acceleration: false,
+                { profile: "ec11", invert: true, detents_per_step: 4, inertia: false, acceleration: "strong",
                   buttons: { "256": { press: "none", long: "mode", double: "tap" }, BTN_1: "tap" } },
                 { profile: "powermate" },
             ] }
             """)
         let fine = config.devices[0]
-        #expect(fine.knobOptions == KnobOptions(invert: true, detentsPerStep: 4, acceleration: false))
+        #expect(fine.knobOptions == KnobOptions(invert: true, detentsPerStep: 4, inertia: false, acceleration: .strong))
+        #expect(config.notices.isEmpty)
         #expect(fine.buttonActions[256] == ButtonAction.none)
         #expect(fine.buttonGestures[256] == ButtonGestures(long: .mode, double: .tap))
         #expect(fine.buttonActions[KeyCode.button(named: "BTN_1")!] == .tap)
@@ -42,8 +43,8 @@ struct DeviceOptionsConfigurationTests {
             == "f.json5 line 3: key 'devices[0].detents_per_step' must be from 1 to 64, got 0.")
         #expect(Self.error("{ devices: [\n{ profile: 'ec11', invert: 'yes' }] }")
             == "f.json5 line 2: key 'devices[0].invert' must be true or false, got a string.")
-        #expect(Self.error("{ devices: [\n{ profile: 'ec11', acceleration: 1 }] }")
-            == "f.json5 line 2: key 'devices[0].acceleration' must be true or false, got a number.")
+        #expect(Self.error("{ devices: [\n{ profile: 'ec11', inertia: 1 }] }")
+            == "f.json5 line 2: key 'devices[0].inertia' must be true or false, got a number.")
         #expect(Self.error("{ devices: [{ profile: 'ec11', buttons: {\n'256': { long: 'hold-tempo' } } }] }")
             == "f.json5 line 2: key 'devices[0].buttons.256.long' must be one of \"mode\", \"tap\", \"none\", got \"hold-tempo\".")
         #expect(Self.error("{ devices: [{ profile: 'ec11', buttons: {\n'256': { press: 'hold-scrub', double: 'mode' } } }] }")?

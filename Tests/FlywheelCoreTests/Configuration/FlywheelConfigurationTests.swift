@@ -142,7 +142,7 @@ struct FlywheelConfigurationTests {
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip0', a: 17 } } ] }", "line 1: key 'devices[0].gpio.b' is missing: give a line offset or name."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'c', a: -1, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a line offset (a whole number) or a line name, got -1."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: '', a: 17, b: 27 } } ] }", "line 1: key 'devices[0].gpio.chip' must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header."),
-            ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab, region, led, buttons, invert, detents_per_step, acceleration."),
+            ("{ devices: [ { profile: 'ec11', colour: 'red' } ] }", "line 1: unknown key 'devices[0].colour'; the keys of 'devices[0]' are name, profile, path, gpio, role, control, grab, region, led, buttons, invert, detents_per_step, inertia, acceleration."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring' } } ] }", "line 1: key 'devices[0].region.center' is missing: give the ring's centre [x, y] in device units."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'ring', center: [1] } } ] }", "line 1: key 'devices[0].region.center' must be [x, y] in device units, got [1]."),
             ("{ devices: [ { profile: 'touch', region: { shape: 'strip', from: 5, to: 5 } } ] }", "line 1: key 'devices[0].region.to' must differ from 'from' (the strip has no length)."),

@@ -60,6 +60,18 @@ struct EvdevInterpreterTests {
         #expect(Self.run(&interpreter, [[Self.abs(5, AbsCode.x, 16)]]) == [DeviceInput(.knob(detents: 1), at: 5)])
     }
 
+    @Test("an absolute encoder opened at its axis's value counts its first step (it was the reference, and lost)")
+    func absoluteFirstStep() {
+        var interpreter = EvdevInterpreter(EvdevClassification(
+            kind: .encoder, knob: .absoluteEncoder(code: AbsCode.x, modulus: 30, countsPerDetent: 1), buttons: [], profileID: nil, wanted: true, reason: ""))
+        interpreter.start(absoluteValues: [AbsCode.x: 0, AbsCode.y: 9])
+        #expect(Self.run(&interpreter, [[Self.abs(1, AbsCode.x, 1)]]) == [DeviceInput(.knob(detents: 1), at: 1)])
+        // Across the rollover: 0 → 29 is one step down.
+        var wrapped = EvdevInterpreter(interpreter.classification)
+        wrapped.start(absoluteValues: [AbsCode.x: 0])
+        #expect(Self.run(&wrapped, [[Self.abs(1, AbsCode.x, 29)]]) == [DeviceInput(.knob(detents: -1), at: 1)])
+    }
+
     @Test("a drop while touching lifts the finger, and the next touch starts afresh (saying where it came down)")
     func touchDrop() {
         var interpreter = EvdevInterpreter(EvdevClassification(

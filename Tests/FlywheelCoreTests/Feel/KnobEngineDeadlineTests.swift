@@ -29,9 +29,9 @@ struct KnobEngineDeadlineTests {
         parameters.releaseSilenceNanoseconds = 10 * Self.ms
         var group = KnobGroup(parameters: parameters, bounds: .unbounded)
         var events: [KnobGroup.Event] = []
-        events += group.move(device: Self.device, by: 1, at: 1 * Self.ms, touching: false, base: 0, acceleration: true)
-        events += group.move(device: Self.device, by: 1, at: 11 * Self.ms, touching: false, base: 0, acceleration: true)
-        events += group.move(device: Self.device, by: -1, at: 13 * Self.ms, touching: false, base: 0, acceleration: true)
+        events += group.move(device: Self.device, by: 1, at: 1 * Self.ms, touching: false, base: 0, inertia: true)
+        events += group.move(device: Self.device, by: 1, at: 11 * Self.ms, touching: false, base: 0, inertia: true)
+        events += group.move(device: Self.device, by: -1, at: 13 * Self.ms, touching: false, base: 0, inertia: true)
         // The bounce back at 13 ms waits for quiet contacts until 33 ms, but the silence releases
         // the hand at 23 ms: the deadline is 23 ms.
         #expect(group.nextDeadline == 23 * Self.ms)

@@ -15,11 +15,11 @@ struct KnobGroupTests {
     }
 
     /// Knob A flicked: six detents 20 ms apart.
-    static func flick(_ group: inout KnobGroup, acceleration: Bool = true) -> [KnobGroup.Event] {
+    static func flick(_ group: inout KnobGroup, inertia: Bool = true) -> [KnobGroup.Event] {
         var events: [KnobGroup.Event] = []
         for i in 0..<6 {
             let t = Nanoseconds(i) * 20_000_000
-            events += group.advance(to: t) + group.move(device: a, by: 1, at: t, touching: false, base: 0, acceleration: acceleration)
+            events += group.advance(to: t) + group.move(device: a, by: 1, at: t, touching: false, base: 0, inertia: inertia)
         }
         return events
     }
@@ -92,10 +92,10 @@ struct KnobGroupTests {
         #expect(Self.sum(events) == aloneSum - 1)
     }
 
-    @Test("acceleration off: a flick stops where the hand left it")
+    @Test("inertia off: a flick stops where the hand left it")
     func noAcceleration() {
         var group = KnobGroup(parameters: FeelParameters(), bounds: .unbounded)
-        #expect(Self.sum(Self.flick(&group, acceleration: false) + Self.drain(&group)) == 6)
+        #expect(Self.sum(Self.flick(&group, inertia: false) + Self.drain(&group)) == 6)
     }
 
     /// The deadlines engines and groups keep (asked at every wake-up, so stored, not worked out)

@@ -72,7 +72,7 @@ struct ServerMessageWireTests {
         var expected: [ServerMessage] = []
         for round in 0..<20_000 {
             let event: ControlEvent
-            switch round % 6 {
+            switch round % 7 {
             case 0: event = .tempo(bpm: int(), value: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
             case 1: event = .volume(volume: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
             case 2:
@@ -82,8 +82,9 @@ struct ServerMessageWireTests {
             case 4:
                 event = .hint(control: controls[round / 6 % 3], direction: int(), peakDetents: double, durationSeconds: double,
                               timeNanoseconds: time())
-            default:
+            case 5:
                 event = .frame(control: controls[round / 6 % 3], value: double, offset: double, velocity: double, timeNanoseconds: time())
+            default: event = .switchFrame(position: double, offset: double, velocity: double, timeNanoseconds: time())
             }
             let direct = ServerMessage(event), encoded = ServerMessage(.control(event), at: event.timeNanoseconds)
             #expect(direct == encoded, "\(event): \(String(decoding: direct.wire, as: UTF8.self)) against \(String(decoding: encoded.wire, as: UTF8.self))")
@@ -145,6 +146,7 @@ struct ServerMessageWireTests {
             .mode(.volume, timeNanoseconds: time),
             .hint(control: .volume, direction: .min, peakDetents: double, durationSeconds: double, timeNanoseconds: time),
             .frame(control: .volume, value: double, offset: double, velocity: double, timeNanoseconds: time),
+            .switchFrame(position: double, offset: double, velocity: double, timeNanoseconds: time),
         ]
         for event in longest {
             let length = ServerMessage(.control(event), at: event.timeNanoseconds).wire.count

@@ -137,8 +137,8 @@ class Daemon:
 
 
 TEMPO_ONLY = """{
-  feel: { min_fling_speed: 1000 },   // no coasting: the tempo moves exactly by the detents counted
-  controls: { tempo: { range: [1, 1000], bpm: 120 }, mode: { segments: ["tempo"] } },
+  feel: { min_fling_speed: 1000 },   // no coasting and (below) no acceleration: the tempo moves exactly by the detents counted
+  controls: { tempo: { range: [1, 1000], bpm: 120, acceleration: "off" }, mode: { segments: ["tempo"] } },
   %s
 }"""
 
@@ -540,7 +540,7 @@ def clock_rate(dump, seconds):
 
 TEMPO_THEN_SCRUB = """{
   feel: { min_fling_speed: 1000 },
-  controls: { tempo: { range: [1, 1000], bpm: 120 }, mode: { segments: ["tempo", "scrub"] }, buttons: { BTN_0: "mode" } },
+  controls: { tempo: { range: [1, 1000], bpm: 120, acceleration: "off" }, mode: { segments: ["tempo", "scrub"] }, buttons: { BTN_0: "mode" } },
 }"""
 
 

@@ -118,8 +118,8 @@ def status_fields(pid):
 
 LANE_CONFIG = """// The system lane's configuration.
 {
-  feel: { min_fling_speed: 1000 },   // no coasting: the tempo moves exactly by the detents turned
-  controls: { tempo: { range: [%d, %d], bpm: 120 }, mode: { segments: ["tempo", "scrub"] } },
+  feel: { min_fling_speed: 1000 },   // no coasting and (below) no acceleration: the tempo moves exactly by the detents turned
+  controls: { tempo: { range: [%d, %d], bpm: 120, acceleration: "off" }, mode: { segments: ["tempo", "scrub"] } },
 }
 """
 

@@ -1,0 +1,17 @@
+/// What a frame is of, and so what frames coalesce by for a slow client (the latest wins): a
+/// control, or the N-way mode switch. Its raw value is the frame's `control` on the wire.
+public enum FrameKey: String, Sendable, Hashable {
+    case tempo, scrub, volume
+    /// The mode switch (its snap between segments).
+    case mode
+
+    /// A control's frames.
+    @inline(__always)
+    public init(_ control: Control) {
+        switch control {
+        case .tempo: self = .tempo
+        case .scrub: self = .scrub
+        case .volume: self = .volume
+        }
+    }
+}
