@@ -12,12 +12,8 @@
 # Usage: Tests/arm64/package.sh   (after Tests/arm64/run.sh, which prepares the roots)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-host_root=${FLYWHEEL_DISTRO_CACHE:-$HOME/.cache/flywheel-distro}/root
-arm_root=${FLYWHEEL_ARM64_CACHE:-$HOME/.cache/flywheel-distro-arm64}/root
-scratch=.build-arm64
-milliseconds() { echo $(( $(date +%s%N) / 1000000 )); }
-seconds() { local ms=$(( $2 - $1 )); echo "$(( ms / 1000 )).$(( ms % 1000 / 100 ))"; }
-say() { echo "arm64 package: $*" >&2; }
+name="arm64 package"
+source Tests/arm64/common.sh
 [ -d "$arm_root" ] && [ -d "$host_root" ] || { say "the roots are not prepared: run Tests/arm64/run.sh first"; exit 1; }
 
 start=$(milliseconds)

@@ -12,12 +12,8 @@
 #        root, under emulation, instead of the tests, e.g. -- .build-arm64/debug/flywheel --version)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-host_root=${FLYWHEEL_DISTRO_CACHE:-$HOME/.cache/flywheel-distro}/root
-arm_root=${FLYWHEEL_ARM64_CACHE:-$HOME/.cache/flywheel-distro-arm64}/root
-scratch=.build-arm64
-milliseconds() { echo $(( $(date +%s%N) / 1000000 )); }
-seconds() { local ms=$(( $2 - $1 )); echo "$(( ms / 1000 )).$(( ms % 1000 / 100 ))"; }
-say() { echo "arm64 lane: $*" >&2; }
+name="arm64 lane"
+source Tests/arm64/common.sh
 skip() { say "skipped: $*"; exit 0; }
 [ "${1:-}" != "--" ] || shift
 

@@ -14,7 +14,7 @@ public final class DeviceManager {
     public enum Source: Sendable, Hashable {
         /// An evdev node or a stable symlink to one.
         case evdev(path: String)
-        /// An encoder's GPIO lines: chip (name, path, number or label), A, B and an optional button.
+        /// An encoder's GPIO lines: the chip (the Raspberry Pi header, or one by name, path, number or label), A, B and an optional button.
         case gpio(chip: GPIOChipSelector, a: String, b: String, button: String?)
     }
 
