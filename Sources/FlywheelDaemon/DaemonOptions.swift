@@ -93,6 +93,9 @@ public struct DaemonOptions: Sendable {
         or GPIO lines), or, when it lists none, every knob it recognises in /dev/input; devices may come
         and go while it runs.
 
+        Example: flywheeld --simulate demo --loop --socket /tmp/flywheel.sock
+                 (then, in another terminal: flywheel watch --socket /tmp/flywheel.sock)
+
         The protocol is documented in the FlywheelCore documentation (Protocol), installed as
         /usr/share/doc/flywheel/Protocol.md.
 

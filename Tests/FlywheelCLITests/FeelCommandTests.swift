@@ -54,7 +54,7 @@ struct FeelCommandTests {
         let run = ToolRun.run(["plot", "--flick", "30", "--from", "0", "--format", "csv"])
         #expect(run.status == 0, "\(run.err)")
         let rows = run.out.split(separator: "\n")
-        #expect(rows.first == "t,position,velocity,detent")
+        #expect(rows.first == "t,position,velocity,detent,seconds")
         let second = rows[2].split(separator: ",")
         #expect(second[0] == "0.004167")
         let last = rows.last!.split(separator: ",")
@@ -67,7 +67,7 @@ struct FeelCommandTests {
 
     @Test("plot SVG draws position, the reported detent and velocity with detent lines")
     func svg() {
-        let run = ToolRun.run(["plot", "--flick", "-12", "--from", "0.2", "--damping", "snappy", "--format", "svg"])
+        let run = ToolRun.run(["plot", "--flick", "-12", "--from", "20", "--damping", "snappy", "--format", "svg"])
         #expect(run.status == 0)
         #expect(run.out.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(run.out.hasSuffix("</svg>\n"))

@@ -58,7 +58,9 @@ struct DeviceOptionsHandsTests {
         var gestures = Hands.knob("/dev/input/event1")
         gestures.buttonActions = [256: ButtonAction.none]
         gestures.buttonGestures = [256: ButtonGestures(long: .mode, double: ButtonAction.none)]
-        let plain = Hands.knob("/dev/input/event2")
+        // A knob that follows the mode (one pinned to a control leaves the mode alone).
+        var plain = Hands.knob("/dev/input/event2")
+        plain.route = .followMode
         let run = try Hands.run(
             [
                 // A tap, a long press, a double press.

@@ -12,6 +12,7 @@ enum DecodeCommand {
             --inputs prints what the device backend makes of it, exactly as from the live device: for
             evemu, first {"device":{kind, profile, reason}}, then one line per input (knob, touch, lift,
             button, shuttle, gap).
+            Example: flywheel decode knob.edges --steps-per-detent auto --summary
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

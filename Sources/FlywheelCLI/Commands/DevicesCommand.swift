@@ -11,6 +11,7 @@ enum DevicesCommand {
             whether flywheeld takes it when no device is configured, and why (or why it cannot open it).
             --json prints a JSON array of them instead ([] when there are none). --input-dir and --gpio-dir
             look elsewhere than /dev/input and /dev; --hardware DIR adds a folder of device profiles.
+            Example: flywheel devices --json
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

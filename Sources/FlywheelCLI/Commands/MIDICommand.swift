@@ -20,6 +20,7 @@ enum MIDICommand {
             BUTTON=cc:N (BUTTON as BTN_0…BTN_9 or a key code) sends one button as note N (0–127) or
             controller N (0–119); may be repeated. Reconnects to flywheeld; a port that fails a write
             (unplugged) is said once and reopened with backoff, Start again with --clock. Exits on SIGTERM.
+            Example: flywheel midi --device /dev/snd/midiC1D0 --clock --knob-cc tempo=20
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

@@ -9,6 +9,7 @@ enum OSCCommand {
             /flywheel/tempo ,f BPM; /flywheel/scrub ,fs POSITION PHASE; /flywheel/volume ,f; /flywheel/mode ,s;
             /flywheel/button ,is CODE ACTION. klick: /klick/simple/set_tempo ,f BPM (the klick metronome).
             Reconnects to flywheeld; exits on SIGTERM.
+            Example: flywheel osc --to 127.0.0.1:9876 --preset klick   (with klick -o 9876 running)
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

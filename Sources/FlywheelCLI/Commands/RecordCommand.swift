@@ -13,6 +13,7 @@ enum RecordCommand {
             device header, or an encoder's GPIO lines (offsets or names) as a .edges log. Times start at 0
             at the first event. `flywheel replay` and `flywheeld --replay` play the result through the
             same decoding the live device gets.
+            Example: flywheel record --gpio GPIO17,GPIO27 --seconds 10 > knob.edges
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

@@ -18,6 +18,7 @@ enum ReplayCommand {
             knob to one control (default: it follows the mode switch); --frames adds continuous frames at
             HZ while in motion (default 0: none); --duration is the scrub's length until set (default as
             flywheeld's --scrub-duration: 0, or 214 for the demo).
+            Example: flywheel replay flick --control tempo --frames 60
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

@@ -21,6 +21,7 @@ enum SimCommand {
             and removes it after the last event (--linger S keeps it S seconds longer). --report-led prints
             each LED write the uinput device receives (a PowerMate's MSC_PULSELED) as a line
             `led VALUE SECONDS`, SECONDS on CLOCK_MONOTONIC.
+            Example: flywheel sim bouncy-knob --emit edges > bouncy.edges
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

@@ -17,6 +17,7 @@ enum SoakCommand {
             after every pass. Prints a JSON summary; exit 1 on
             a lost detent or growing memory. --print-scenario prints the generated .sim instead (to
             reproduce a run with flywheel sim, decode or replay).
+            Example: flywheel soak --minutes 2 --seed 7
         """
 
     static func run(_ arguments: [String], console: Console) throws(ToolError) {

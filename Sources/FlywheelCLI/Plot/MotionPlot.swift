@@ -9,17 +9,19 @@ struct MotionSample {
 }
 
 /// Renders a motion as CSV or as an SVG a person tunes the feel by: position and velocity over
-/// time, with a line at every detent the motion passes.
+/// time, with a line at every detent the motion passes labelled in the control's units (`scale`),
+/// and the velocity on its own axis, zero marked.
 enum MotionPlot {
-    static func csv(_ samples: [MotionSample]) -> String {
-        var out = "t,position,velocity,detent\n"
+    static func csv(_ samples: [MotionSample], scale: PlotScale) -> String {
+        var out = "t,position,velocity,detent,\(scale.column)\n"
         for sample in samples {
-            out += "\(fixed(sample.seconds, 6)),\(fixed(sample.position, 6)),\(fixed(sample.velocity, 6)),\(sample.detent)\n"
+            out += "\(fixed(sample.seconds, 6)),\(fixed(sample.position, 6)),\(fixed(sample.velocity, 6)),\(sample.detent),"
+                + "\(fixed(scale.value(Double(sample.detent)), 3))\n"
         }
         return out
     }
 
-    static func svg(_ samples: [MotionSample], title: String) -> String {
+    static func svg(_ samples: [MotionSample], title: String, scale: PlotScale) -> String {
         let width = 800.0, height = 420.0
         let left = 60.0, right = 60.0, top = 40.0, bottom = 50.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
@@ -39,14 +41,27 @@ enum MotionPlot {
             <text x="\(left)" y="24" font-size="15">\(escape(title))</text>
 
             """
-        // Detent lines, labelled on the left.
+        // Detent lines, labelled on the left in the control's units (none past the content's ends,
+        // where the daemon's scrubber stops).
         let step = max(1.0, ((high - low) / 20).rounded(.up))
         var detent = low
+        svg += "<text x=\"\(left - 8)\" y=\"\(top - 8)\" text-anchor=\"end\" fill=\"#2060c0\">\(escape(scale.unit))</text>\n"
         while detent <= high {
             let y = fixed(yPosition(detent), 2)
             svg += "<line x1=\"\(left)\" y1=\"\(y)\" x2=\"\(left + plotWidth)\" y2=\"\(y)\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(left - 8)\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#666\">\(Int(detent))</text>\n"
+            if scale.limits.contains(detent) {
+                svg += "<text x=\"\(left - 8)\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#666\">\(escape(scale.label(scale.value(detent))))</text>"
+            }
+            svg += "\n"
             detent += step
+        }
+        // The velocity's own axis on the right: its peak either way and its zero, with a line.
+        let zero = fixed(yVelocity(0), 2)
+        svg += "<line x1=\"\(left)\" y1=\"\(zero)\" x2=\"\(left + plotWidth)\" y2=\"\(zero)\" stroke=\"#e08020\" stroke-opacity=\"0.4\" stroke-dasharray=\"2 4\"/>\n"
+        svg += "<text x=\"\(left + plotWidth + 8)\" y=\"\(top - 8)\" fill=\"#e08020\">detents/s</text>\n"
+        for v in [vMax, 0, -vMax] {
+            let label = v == 0 ? "0" : (v > 0 ? "+" : "−") + fixed(abs(v), 1)
+            svg += "<text x=\"\(left + plotWidth + 8)\" y=\"\(fixed(yVelocity(v), 2))\" dominant-baseline=\"middle\" fill=\"#e08020\">\(label)</text>\n"
         }
         // Time axis.
         svg += "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(left + plotWidth)\" y2=\"\(top + plotHeight)\" stroke=\"#999\"/>\n"
@@ -76,9 +91,9 @@ enum MotionPlot {
         svg += "<path d=\"\(steps)\" fill=\"none\" stroke=\"#20a050\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n"
         // Legend.
         let legendY = height - 14
-        svg += "<text x=\"\(left)\" y=\"\(legendY)\" fill=\"#2060c0\">position (detents)</text>"
-        svg += "<text x=\"\(left + 160)\" y=\"\(legendY)\" fill=\"#20a050\">reported detent</text>"
-        svg += "<text x=\"\(left + 300)\" y=\"\(legendY)\" fill=\"#e08020\">velocity (scaled, peak \(fixed(vMax, 1)) detents/s)</text>\n"
+        svg += "<text x=\"\(left)\" y=\"\(legendY)\" fill=\"#2060c0\">position (a line a detent, left axis)</text>"
+        svg += "<text x=\"\(left + 250)\" y=\"\(legendY)\" fill=\"#20a050\">reported detent</text>"
+        svg += "<text x=\"\(left + 380)\" y=\"\(legendY)\" fill=\"#e08020\">velocity (right axis)</text>\n"
         svg += "</svg>\n"
         return svg
     }

@@ -21,6 +21,15 @@ public enum KnobRoute: Sendable, Hashable {
     /// snaps to the nearest (DGRunkeeperSwitch's).
     case modeSwitch
 
+    /// What a button of the device does when neither its own `buttons` nor the global ones name
+    /// it: a knob pinned to one control has no mode to switch, so its press is only reported (a
+    /// PowerMate on the volume does not flip a jog wheel's mode behind the user's back); every
+    /// other device's tap advances the mode switch.
+    public var unlistedButtonAction: ButtonAction {
+        if case .pinned = self { return .none }
+        return .mode
+    }
+
     /// The route as the configuration names it: `mode`, a control's name, or nil for `none`.
     public var name: String {
         switch self {

@@ -153,7 +153,8 @@ public struct Pipeline: Sendable {
         case .lift: outbox.append(contentsOf: core.lift(at: t, route: device.route, device: device.identity))
         case .button(let code, let pressed):
             outbox.append(contentsOf: core.button(
-                code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures))
+                code, pressed: pressed, at: t, deviceActions: device.buttonActions, device: device.identity, gestures: device.buttonGestures,
+                unlisted: device.route.unlistedButtonAction))
         case .shuttle(let position):
             if device.route == .none {
                 core.advance(to: t, into: outbox)

@@ -1,6 +1,7 @@
 /// What a button does.
 public enum ButtonAction: Sendable, Hashable {
-    /// A tap advances the mode switch (the default).
+    /// A tap advances the mode switch (the default, except on a device whose knob is pinned to
+    /// one control: see ``KnobRoute/unlistedButtonAction``).
     case mode
     /// Each press is a tap of the tap-tempo.
     case tap
@@ -152,14 +153,15 @@ public struct DaemonCore: Sendable {
 
     /// A button: `press` and `release` messages, then `tap` (a release within 0.5 s, which
     /// advances the mode switch) or `long-press`. `deviceActions` are the pressing device's own
-    /// (its configured `buttons`), which come before the global ones.
+    /// (its configured `buttons`), which come before the global ones; a button neither lists does
+    /// `unlisted` (the pressing device's ``KnobRoute/unlistedButtonAction``).
     public mutating func button(
         _ code: UInt16, pressed: Bool, at time: Nanoseconds, deviceActions: [UInt16: ButtonAction] = [:],
-        device: DeviceIdentity = .unnamed, gestures: [UInt16: ButtonGestures] = [:]
+        device: DeviceIdentity = .unnamed, gestures: [UInt16: ButtonGestures] = [:], unlisted: ButtonAction = .mode
     ) -> [ServerMessage] {
         if let gestures = gestures[code] {
             return gestureButton(
-                ButtonKey(device: device, code: code), pressed: pressed, at: time, press: deviceActions[code] ?? buttonActions[code] ?? .mode,
+                ButtonKey(device: device, code: code), pressed: pressed, at: time, press: deviceActions[code] ?? buttonActions[code] ?? unlisted,
                 gestures: gestures)
         }
         var messages = advance(to: time)
@@ -167,7 +169,7 @@ public struct DaemonCore: Sendable {
             messages.append(ServerMessage(.button(code: code, action: action), at: time))
         }
         say(pressed ? .press : .release)
-        let action = deviceActions[code] ?? buttonActions[code] ?? .mode
+        let action = deviceActions[code] ?? buttonActions[code] ?? unlisted
         switch action {
         case .mode, .none:
             break  // `none` is still recognised (tap, long press) for a bridge that acts on it

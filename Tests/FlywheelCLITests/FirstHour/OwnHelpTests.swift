@@ -12,6 +12,38 @@ struct OwnHelpTests {
         #expect(help.contains("Example: "), "\(help)")
     }
 
+    @Test("every command's help ends its description with an example of it, using only options its usage names")
+    func everyCommandHasAnExample() throws {
+        for command in ReadmeAgreementTests.commands {
+            let help = ToolRun.run([command, "--help"]).out
+            let examples = help.split(separator: "\n").filter { $0.contains("Example: ") }
+            #expect(examples.count == 1, "\(command): \(help)")
+            let example = try #require(examples.first).split(separator: "Example: ")[1]
+            #expect((example + " ").contains("flywheel \(command) "), "\(command): \(example)")
+            let options = example.split(separator: " ").filter { $0.hasPrefix("--") }.map { String($0) }
+            for option in options where !["--address=127.0.0.1", "--port=8080", "--staticdir=udev/web"].contains(option) {
+                #expect(help.contains("[\(option)") || help.contains(" \(option) ") || help.contains("(\(option)") || help.contains("|\(option)"),
+                    "\(command)'s example uses \(option), which its usage does not name")
+            }
+        }
+        let daemon = ChildProcess.run(ChildProcess.product("flywheeld"), ["--help"]).out
+        #expect(daemon.contains("Example: flywheeld --simulate demo --loop --socket "))
+    }
+
+    @Test("the examples that need no hardware and no daemon run as written", arguments: [
+        ["replay", "flick", "--control", "tempo", "--frames", "60"],
+        ["sim", "bouncy-knob", "--emit", "edges"],
+        ["plot", "--flick", "30", "--control", "tempo", "--from", "120", "--format", "svg"],
+        ["soak", "--minutes", "2", "--seed", "7", "--print-scenario"],
+    ])
+    func examplesRun(_ arguments: [String]) {
+        let help = ToolRun.run([arguments[0], "--help"]).out
+        let shown = arguments.filter { $0 != "--print-scenario" }.joined(separator: " ")
+        #expect(help.contains("Example: flywheel \(shown)"), "\(help)")
+        let run = ToolRun.run(arguments)
+        #expect(run.status == 0 && !run.out.isEmpty, "\(run.err)")
+    }
+
     @Test("send lists every command and shows one")
     func sendListsCommands() {
         let help = ToolRun.run(["send", "--help"]).out

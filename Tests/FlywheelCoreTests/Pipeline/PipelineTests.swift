@@ -140,6 +140,27 @@ struct PipelineButtonTests {
         #expect(pipeline.core.mode.active == .scrub)
     }
 
+    @Test("a knob pinned to a control does not switch the mode with its button unless told to; one that follows the mode does")
+    func pinnedKnobKeepsTheMode() {
+        var pipeline = Pipeline(core: DaemonCore())
+        // A PowerMate pinned to the tempo: its press is reported (a bridge may act on it), the mode stays.
+        let pinned = InputDevice(name: "tempo-knob", path: "/dev/input/event4", kind: .encoder, route: .pinned(.tempo))
+        #expect(Self.tap(&pipeline, pinned, at: 1_000_000_000) == [.button, .button, .button])
+        #expect(pipeline.core.mode.active == .tempo)
+        // Told to in its own buttons, or in the global ones, it does.
+        let told = InputDevice(name: "tempo-knob", path: "/dev/input/event4", kind: .encoder, route: .pinned(.tempo), buttonActions: [KeyCode.btn0: .mode])
+        #expect(Self.tap(&pipeline, told, at: 2_000_000_000) == [.button, .button, .button, .mode])
+        var core = DaemonCore()
+        core.buttonActions = [KeyCode.btn0: .mode]
+        var global = Pipeline(core: core)
+        #expect(Self.tap(&global, pinned, at: 1_000_000_000) == [.button, .button, .button, .mode])
+        // A buttons-only device and a knob that follows the mode switch it, as before.
+        let keys = InputDevice(name: "keys", path: "keys", kind: .buttons, route: .none)
+        #expect(Self.tap(&pipeline, keys, at: 3_000_000_000).last == .mode)
+        let follows = InputDevice(name: "jog", path: "/dev/input/event3", kind: .jogDial, route: .followMode)
+        #expect(Self.tap(&pipeline, follows, at: 4_000_000_000).last == .mode)
+    }
+
     @Test("a device's own action outranks the global one")
     func outranks() {
         var core = DaemonCore()
