@@ -50,6 +50,7 @@ let fuzzTargets: [Target] = fuzzing
         ("ClientCommand", ["FlywheelCore"]), ("Config", ["FlywheelCore"]), ("Evemu", ["FlywheelCore", "FlywheelFormats"]),
         ("VCD", ["FlywheelCore", "FlywheelFormats"]), ("EdgeLog", ["FlywheelCore", "FlywheelFormats"]),
         ("Scenario", ["FlywheelCore", "FlywheelSimulator"]), ("EvdevStream", ["FlywheelCore"]), ("ClientSession", ["FlywheelCore", "FlywheelIO"]),
+        ("BridgeSession", ["FlywheelCore", "FlywheelIO"]),
     ].map { name, dependencies in
         .executableTarget(
             name: "fuzz-\(name)", dependencies: dependencies.map { .target(name: $0) }, path: "Sources/Fuzz/fuzz-\(name)",

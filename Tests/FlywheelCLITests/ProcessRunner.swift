@@ -30,14 +30,7 @@ struct ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        var inherited: [String] = []
-        var entry = environ
-        while let pointer = entry.pointee {
-            inherited.append(String(cString: pointer))
-            entry += 1
-        }
-        let names = Set(environment.map { $0.prefix { $0 != "=" } })
-        let envp = (inherited.filter { !names.contains($0.prefix { $0 != "=" }) } + environment).map { strdup($0) } + [nil]
+        let envp = ChildProcess.environment(adding: environment).map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         posix_spawn_file_actions_destroy(&actions)
@@ -77,5 +70,19 @@ struct ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return ChildProcess(status: exitStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+    }
+}
+
+extension ChildProcess {
+    /// This process's environment with `entries` (`NAME=value`) added or replacing its own.
+    static func environment(adding entries: [String]) -> [String] {
+        var inherited: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            inherited.append(String(cString: pointer))
+            entry += 1
+        }
+        let names = Set(entries.map { $0.prefix { $0 != "=" } })
+        return inherited.filter { !names.contains($0.prefix { $0 != "=" }) } + entries
     }
 }

@@ -14,7 +14,7 @@ if [ "${1:-}" = "--smoke" ]; then
 else
     runs=${1:-10000000}; shift || true
 fi
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(ClientCommand Config Evemu VCD EdgeLog Scenario EvdevStream ClientSession)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(ClientCommand Config Evemu VCD EdgeLog Scenario EvdevStream ClientSession BridgeSession)
 for name in "${targets[@]}"; do
     FLYWHEEL_FUZZ=1 swift build --sanitize=fuzzer --scratch-path .build-fuzz -c release --product "fuzz-$name" >&2
 done

@@ -13,8 +13,8 @@ enum SocketOption {
     }
 
     /// A connection to the daemon at `path`, or an error saying how to find it.
-    static func connect(_ path: String) throws(ToolError) -> UnixClient {
-        do { return try UnixClient(path: path) } catch { throw unreachable(path, error.description) }
+    static func connect(_ path: String) throws(ToolError) -> StreamConnection {
+        do { return try StreamConnection(connectingTo: path) } catch { throw unreachable(path, error.description) }
     }
 
     /// The sentence for a daemon that cannot be reached at `path`.

@@ -34,8 +34,7 @@ enum MIDICommand {
         _ = try args.positionals("no files", count: 0...0)
         do {
             if let priority { try RealtimeScheduling.useFIFO(priority: priority) }
-            let output = try FileOutput.openDevice(device)
-            try MIDIBridge(flywheel: socket, output: output, channel: channel, mapping: mapping, clock: clock, log: { console.err($0 + "\n") }).run()
+            try MIDIBridge(flywheel: socket, devicePath: device, channel: channel, mapping: mapping, clock: clock, log: { console.err($0 + "\n") }).run()
         } catch { throw ToolError("\(error)") }
     }
 

@@ -10,7 +10,9 @@ enum MPDCommand {
             set MPD's volume from the volume control (one setvol at a time, the latest winning) and read
             MPD's volume back; a tap of BUTTON (BTN_0…BTN_9 or a key code) does ACTION: play-pause, next,
             previous or stop (--button may be repeated; --pause-button BUTTON is --button BUTTON=play-pause).
-            MPD defaults to $MPD_HOST or localhost:6600. Reconnects to either side; exits on SIGTERM.
+            MPD defaults to $MPD_HOST (PASSWORD@HOST sends MPD's password first) and $MPD_PORT, else
+            localhost:6600. Resynchronises flywheeld from MPD whenever either side reconnects; keeps MPD's
+            volume within flywheeld's volume cap. Reconnects to either side; exits on SIGTERM.
             Example: flywheel mpd --mpd /run/mpd/socket --button BTN_0=play-pause --button BTN_1=next
             \(SocketOption.usage)
         """
@@ -18,11 +20,11 @@ enum MPDCommand {
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "mpd")
         let socket = try SocketOption.path(&args)
-        let mpd = try args.option("mpd") ?? Environment.value("MPD_HOST").map { $0.contains("/") || $0.contains(":") ? $0 : $0 + ":6600" } ?? "localhost:6600"
+        let mpd = MPDAddress(try args.option("mpd") ?? Environment.value("MPD_HOST"), port: Environment.value("MPD_PORT"))
         let buttons = try Self.buttons(&args)
         _ = try args.positionals("no other arguments", count: 0...0)
         let bridge = MPDBridge(flywheel: socket, mpd: mpd, buttons: buttons, log: { console.err($0 + "\n") })
-        do { try bridge.run() } catch { throw ToolError(error) }
+        try bridge.run()
     }
 
     /// The buttons' jobs from `--pause-button BUTTON` and `--button BUTTON=ACTION` (BUTTON as

@@ -139,7 +139,7 @@ enum SoakCommand {
             MonotonicClock.sleep(until: check)
             do {
                 try client.send("{\"cmd\":\"get\"}")
-                while let line = try client.readLine() {
+                while let line = try client.readLine(timeoutMilliseconds: 30_000) {
                     guard let message = try? JSONParser.parse(Array(line.utf8)) else { continue }
                     if message["class"] == .string("gap") { gaps += 1 }
                     if message["class"] == .string("state") {
@@ -192,10 +192,10 @@ enum SoakCommand {
         return "/usr/local/bin/flywheeld"
     }
 
-    static func connect(_ path: String, daemon: ChildProcess) throws(ToolError) -> UnixClient {
+    static func connect(_ path: String, daemon: ChildProcess) throws(ToolError) -> StreamConnection {
         let deadline = MonotonicClock.now() + 10_000_000_000
         while true {
-            if let client = try? UnixClient(path: path) { return client }
+            if let client = try? StreamConnection(connectingTo: path) { return client }
             guard MonotonicClock.now() < deadline else { throw ToolError("flywheeld did not open \(path) within 10 s") }
             MonotonicClock.sleep(until: MonotonicClock.now() + 20_000_000)
         }

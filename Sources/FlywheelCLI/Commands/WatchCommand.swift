@@ -1,6 +1,7 @@
 import FlywheelDaemon
 import FlywheelCore
 import FlywheelIO
+import Glibc
 
 /// `flywheel watch [--socket PATH] [--raw] [--classes tempo,scrub] [--frames] [--wall-clock]`.
 enum WatchCommand {
@@ -35,10 +36,26 @@ enum WatchCommand {
             request = JSONValue.object(fields).encoded()
         }
         var text = EventText(clock: wallClock ? .wall : .relative, timeOfDay: Self.timeOfDay)
-        let session = try DaemonSession(
-            path: path, name: "flywheel watch", request: request,
-            deliver: { console.out((raw ? $0 : text.line($0)) + "\n") }, log: { console.err($0 + "\n") })
-        try session.run()
+        let log: (String) -> Void = { console.err($0 + "\n") }
+        let loop = try SessionLoop()
+        let daemon = DaemonLink(path: path, name: "flywheel watch", request: request.map { [$0] } ?? [], log: log)
+        // Standard output through the loop: a terminal or pipe that stops taking lines holds the
+        // daemon's lines (and then the daemon's queue), never the loop.
+        let output = OutputQueue(fd: STDOUT_FILENO, name: "standard output")
+        var failure: ToolError?
+        output.onClosed = { error in
+            failure = ToolError("watch's standard output was closed (\(Errno.describe(error.errno))); it stops")
+            loop.stop()
+        }
+        daemon.onLine = { line in
+            let wire = String(decoding: line, as: UTF8.self)
+            output.append(Array((raw ? wire : text.line(wire)).utf8))
+        }
+        try daemon.connectNow()
+        loop.parts = [daemon, output]
+        loop.beforePoll = { daemon.readPaused = output.isFull }
+        try loop.run()
+        if let failure { throw failure }
     }
 
     /// CLOCK_MONOTONIC seconds as the local time of day, `HH:MM:SS.mmm`.

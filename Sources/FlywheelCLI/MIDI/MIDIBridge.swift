@@ -1,96 +1,42 @@
 import FlywheelCore
+import FlywheelDaemon
 import FlywheelIO
 import Glibc
 
-/// `flywheel midi`: flywheeld's events as MIDI bytes on a raw MIDI port. Knob steps as relative
-/// CC, buttons as notes or controllers (``MIDIMapping``), a scrub commit as Song Position Pointer; with the clock, Start, then 24
-/// ticks a quarter note following the tempo from a monotonic timer (the event loop's timerfd,
-/// armed for each tick's absolute time), and Stop on exit. Reconnects to flywheeld with backoff
-/// (the clock keeps its tempo meanwhile). A port that fails a write (unplugged, its reader gone) is
-/// said once and reopened with backoff, Start sent again when the clock runs; meanwhile messages are
-/// dropped. Exits cleanly on SIGTERM or SIGINT.
-final class MIDIBridge {
-    let flywheelAddress: String
-    let devicePath: String
-    /// The port, nil while it is gone.
-    var output: FileOutput?
-    var deviceBackoff = ReconnectBackoff()
+/// `flywheel midi`: flywheeld's events as MIDI bytes on a raw MIDI port, on the bridges'
+/// ``SessionLoop``. Knob steps as relative CC, buttons as notes or controllers (``MIDIMapping``),
+/// a scrub commit as Song Position Pointer; with the clock, Start, then 24 ticks a quarter note
+/// following the tempo, the loop waking at each tick's own time, and Stop on exit. Reconnects to
+/// flywheeld with backoff (the clock keeps its tempo meanwhile). The port (``MIDIPort``) never
+/// makes the loop wait: a port that takes no bytes drops messages, one that fails is reopened with
+/// backoff, Start sent again when the clock runs. Exits cleanly on SIGTERM or SIGINT, whatever the
+/// port does.
+final class MIDIBridge: SessionPart {
+    let port: MIDIPort
     let sendsClock: Bool
     let log: (String) -> Void
+    let daemon: DaemonLink
     var messages: MIDIMessages
     var clock: MIDIClock?
-    var flywheel: LineSocket?
-    var backoff = ReconnectBackoff()
-    var stopping = false
 
-    init(flywheel: String, output: FileOutput, channel: Int, mapping: MIDIMapping, clock: Bool, log: @escaping (String) -> Void) {
-        flywheelAddress = flywheel
-        devicePath = output.name
-        self.output = output
+    init(flywheel: String, devicePath: String, channel: Int, mapping: MIDIMapping, clock: Bool, log: @escaping (String) -> Void) {
+        port = MIDIPort(path: devicePath, log: log)
         sendsClock = clock
         messages = MIDIMessages(channel: channel, mapping: mapping)
         self.log = log
+        daemon = DaemonLink(
+            path: flywheel, name: "flywheel midi",
+            request: [#"{"cmd":"watch","classes":["tempo","scrub","volume","button"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
+        daemon.onLine = { [unowned self] in handle($0) }
+        daemon.onConnected = { _ in log("flywheel midi: connected to flywheeld at \(flywheel), writing to \(devicePath).") }
+        port.onReopened = { [unowned self] in if self.clock != nil { port.write(MIDIMessages.start) } }
     }
 
-    func send(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, let output else { return }
-        do { try output.write(bytes: bytes) } catch {
-            output.close()
-            self.output = nil
-            log("flywheel midi: \(ReconnectBackoff.clause("\(error)")); reopening \(devicePath), \(deviceBackoff.failed(at: MonotonicClock.now()))")
-        }
-    }
-
-    /// Opens the port again once its backoff allows; Start again when the clock runs.
-    func reopen() {
-        guard output == nil, deviceBackoff.mayTry(at: MonotonicClock.now()) else { return }
-        do {
-            output = try FileOutput.reopenDevice(devicePath)
-            deviceBackoff.succeeded()
-            log("flywheel midi: reopened \(devicePath).")
-            if clock != nil { send(MIDIMessages.start) }
-        } catch {
-            _ = deviceBackoff.failed(at: MonotonicClock.now())
-        }
-    }
-
-    func connect(_ loop: EventLoop) {
-        guard flywheel == nil, backoff.mayTry(at: MonotonicClock.now()) else { return }
-        do {
-            let socket = try LineSocket(connectingTo: flywheelAddress)
-            try socket.send(#"{"cmd":"watch","classes":["tempo","scrub","volume","button"],"frames":false}"#)
-            try socket.send(#"{"cmd":"get"}"#)
-            try loop.register(socket.fd, interest: .readable) { [unowned self] _ in self.readable(loop) }
-            flywheel = socket
-            backoff.succeeded()
-            log("flywheel midi: connected to flywheeld at \(flywheelAddress), writing to \(devicePath).")
-        } catch {
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(ReconnectBackoff.clause("\(error)")); \(backoff.failed(at: MonotonicClock.now()))")
-        }
-    }
-
-    func readable(_ loop: EventLoop) {
-        guard let flywheel else { return }
-        var reason: String?
-        do {
-            if try flywheel.fill() {
-                while let line = flywheel.bufferedLine() { handle(line) }
-            } else {
-                reason = "flywheeld closed the connection"
-            }
-        } catch { reason = "\(error)" }
-        if let reason {
-            loop.unregister(flywheel.fd)
-            self.flywheel = nil
-            log("flywheel midi: flywheeld at \(flywheelAddress): \(ReconnectBackoff.clause(reason)); \(backoff.failed(at: MonotonicClock.now()))")
-        }
-    }
-
-    func handle(_ line: String) {
-        guard let event = try? JSONParser.parse(Array(line.utf8)) else { return }
+    func handle(_ line: [UInt8]) {
+        guard let event = try? JSONParser.parse(line) else { return }
         if event["class"]?.stringValue == "state", let bpm = event["tempo"]?["bpm"]?.doubleValue { tempo(bpm) }
         if event["class"]?.stringValue == "tempo", let bpm = event["bpm"]?.doubleValue { tempo(bpm) }
-        send(messages.bytes(for: event))
+        port.write(messages.bytes(for: event))
     }
 
     /// The tempo now: the clock starts on the first one (Start, then a tick at once) and follows
@@ -99,40 +45,33 @@ final class MIDIBridge {
         messages.bpm = bpm
         guard sendsClock else { return }
         if clock == nil {
-            send(MIDIMessages.start)
+            port.write(MIDIMessages.start)
             clock = MIDIClock(bpm: bpm, start: MonotonicClock.now())
         } else {
             clock?.setTempo(bpm: bpm)
         }
     }
 
-    /// Sends the ticks that are due.
-    func tick() {
+    // The clock as a part of the loop: a deadline at each tick.
+    var pollRequest: pollfd? { nil }
+    func ready(fd: Int32, revents: Int16, at now: Nanoseconds) {}
+    var deadline: Nanoseconds? { clock?.nextTick }
+
+    func due(at now: Nanoseconds) {
         guard clock != nil else { return }
-        let due = clock!.ticks(dueBy: MonotonicClock.now())
-        if due > 0 { send([UInt8](repeating: 0xF8, count: due)) }
+        let count = clock!.ticks(dueBy: now)
+        // Each tick is a message of its own: a port that is behind drops ticks, never half of one.
+        for _ in 0..<count { port.write([0xF8]) }
     }
 
     /// Runs until SIGTERM or SIGINT; sends Stop (when the clock ran) on the way out.
-    func run() throws {
-        CurrentProcess.ignoreBrokenPipes()  // a reader gone is EPIPE, said once, not the end
-        let signals = try SignalSource([SIGTERM, SIGINT])
-        let loop = try EventLoop()
-        defer { loop.removeAllHandlers() }
-        try loop.register(signals.fd, interest: .readable) { [unowned self] _ in
-            if !signals.drain().isEmpty { stopping = true }
-        }
-        loop.onTimer { [unowned self] in self.tick() }
-        while !stopping {
-            connect(loop)
-            reopen()
-            tick()
-            let deadlines = [clock?.nextTick, flywheel == nil ? backoff.nextAttemptNanoseconds : nil,
-                             output == nil ? deviceBackoff.nextAttemptNanoseconds : nil].compactMap { $0 }
-            loop.arm(at: deadlines.min())
-            try loop.runOnce(timeoutMilliseconds: -1)
-        }
-        if clock != nil { send(MIDIMessages.stop) }
+    func run() throws(ToolError) {
+        let loop = try SessionLoop()
+        do { try port.openFirst() } catch { throw ToolError(error) }
+        loop.parts = [daemon, port, self]
+        daemon.due(at: MonotonicClock.now())
+        try loop.run()
+        if clock != nil { port.write(MIDIMessages.stop) }
         log("flywheel midi: stopping.")
     }
 }

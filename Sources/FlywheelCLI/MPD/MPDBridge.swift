@@ -1,4 +1,5 @@
 import FlywheelCore
+import FlywheelDaemon
 import FlywheelIO
 import Glibc
 
@@ -6,19 +7,24 @@ import Glibc
 /// when a scrub commits — never on a cancelled one, never while a seek is still running (the
 /// latest target waits and goes when the running seek is answered). The volume knob goes to MPD
 /// the same way: one `setvol` at a time, the latest volume winning, never a queue of stale ones;
-/// MPD's own volume (another client's change) comes back to flywheeld while the knob rests.
-/// Buttons play, pause, skip or stop. Reconnects to either side with backoff, saying so on
-/// standard error; exits cleanly on SIGTERM or SIGINT.
-final class MPDBridge {
-    let flywheelAddress: String
-    let mpdAddress: String
+/// MPD's own volume (another client's change) comes back to flywheeld while the knob rests,
+/// within flywheeld's volume cap (read from its `state`: MPD above the cap is brought down to it).
+/// Buttons play, pause, skip or stop. After either side (re)connects, flywheeld is resynchronised
+/// from MPD at once: duration, position and volume. Both sides are on the bridges' one
+/// ``SessionLoop``, non-blocking and bounded (``MPDClient``), so a silent, flooding or stalled
+/// MPD never holds the bridge; each reconnects with backoff, saying so on standard error. Exits
+/// cleanly on SIGTERM or SIGINT.
+final class MPDBridge: SessionPart {
+    /// While MPD plays, how often the position is read again (1 s).
+    static let playingRefreshNanoseconds: Nanoseconds = 1_000_000_000
+
+    let mpdAddress: MPDAddress
     /// What a tap of each button (by key code) does.
     let buttons: [Int: MPDTransport]
     let log: (String) -> Void
-    var flywheel: LineSocket?
+    let daemon: DaemonLink
     var mpd: MPDClient?
-    var idling = false
-    var noidleSent = false
+    var mpdBackoff = ReconnectBackoff()
     var pendingSeek: Double?
     var pendingTransport: [MPDTransport] = []
     /// The knob's latest volume MPD has not been told (the latest wins).
@@ -26,7 +32,7 @@ final class MPDBridge {
     /// A gesture on the volume is under way (between `began` and `settled`): MPD's volume is not
     /// read back into flywheeld meanwhile.
     var volumeTurning = false
-    /// The volume flywheeld last reported, and its cap.
+    /// The volume flywheeld last reported, and its cap (from its `state`).
     var flywheelVolume: Int?
     var volumeCap = 100
     /// MPD's mixer volume; nil when MPD has no mixer (said once per connection).
@@ -35,123 +41,179 @@ final class MPDBridge {
     /// read back only when it moves away from this, so a volume between the knob's steps (which
     /// flywheeld rounds to a step) is left as MPD has it.
     var agreedVolume: Int?
-    /// A read-back `set` was sent: its `volume` echo is not sent back to MPD.
+    /// A read-back `set` was sent: its `volume` echo is not sent back to MPD (an `error` answer clears it).
     var awaitingEcho = false
     var saidNoMixer = false
+    var saidAboveCap = false
     /// `setvol` commands sent, for the log on exit.
     var setvolCount = 0
     var needsSync = true
     var scrubActive = false
     var playing = false
-    var backoff: [String: ReconnectBackoff] = ["flywheeld": ReconnectBackoff(), "MPD": ReconnectBackoff()]
+    var lastSync: Nanoseconds = 0
 
-    init(flywheel: String, mpd: String, buttons: [Int: MPDTransport], log: @escaping (String) -> Void) {
-        flywheelAddress = flywheel
+    init(flywheel: String, mpd: MPDAddress, buttons: [Int: MPDTransport], log: @escaping (String) -> Void) {
         mpdAddress = mpd
         self.buttons = buttons
         self.log = log
-    }
-
-    /// Whether a reconnection to `side` may be tried now; after a failure the wait doubles up to 10 s.
-    func mayTry(_ side: String) -> Bool { backoff[side, default: ReconnectBackoff()].mayTry(at: MonotonicClock.now()) }
-
-    func failed(_ side: String, _ address: String, _ reason: String) {
-        log("flywheel mpd: \(side) at \(address): \(ReconnectBackoff.clause(reason)); \(backoff[side, default: ReconnectBackoff()].failed(at: MonotonicClock.now()))")
-    }
-
-    func connectFlywheel() {
-        guard flywheel == nil, mayTry("flywheeld") else { return }
-        do {
-            let socket = try LineSocket(connectingTo: flywheelAddress)
-            try socket.send(#"{"cmd":"watch","classes":["scrub","volume","button"],"frames":false}"#)
-            flywheel = socket
+        daemon = DaemonLink(
+            path: flywheel, name: "flywheel mpd",
+            request: [#"{"cmd":"watch","classes":["scrub","volume","button"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
+        daemon.onLine = { [unowned self] in handle($0) }
+        daemon.onConnected = { [unowned self] _ in
             flywheelVolume = nil  // read MPD's volume back into this daemon
             agreedVolume = nil
             awaitingEcho = false
-            backoff["flywheeld"]?.succeeded()
             needsSync = true
-            log("flywheel mpd: connected to flywheeld at \(flywheelAddress).")
-        } catch {
-            failed("flywheeld", flywheelAddress, "\(error)")
+            log("flywheel mpd: connected to flywheeld at \(flywheel).")
         }
     }
 
-    func connectMPD() {
-        guard mpd == nil, mayTry("MPD") else { return }
+    // MARK: MPD's side
+
+    func connectMPD(at now: Nanoseconds) {
+        guard mpd == nil, mpdBackoff.mayTry(at: now) else { return }
         do {
-            mpd = try MPDClient(address: mpdAddress)
-            idling = false
-            noidleSent = false
-            saidNoMixer = false
-            backoff["MPD"]?.succeeded()
-            needsSync = true
-            log("flywheel mpd: connected to MPD at \(mpdAddress).")
+            let client = try MPDClient(address: mpdAddress.address)
+            client.onGreeted = { [unowned self, unowned client] in greeted(client) }
+            client.onFailure = { [unowned self] reason in dropMPD(reason) }
+            mpd = client
+            mpdBackoff.connected(at: now)
         } catch {
-            failed("MPD", mpdAddress, "\(error)")
+            log("flywheel mpd: MPD at \(mpdAddress.address): \(ReconnectBackoff.clause(error.description)); \(mpdBackoff.failed(at: now))")
         }
+    }
+
+    func greeted(_ client: MPDClient) {
+        saidNoMixer = false
+        saidAboveCap = false
+        needsSync = true
+        if let password = mpdAddress.password {
+            client.command("password \(password)") { [unowned client] answer in
+                if case .refused(let ack) = answer { client.fail("MPD refused the password from MPD_HOST: \(ack)") }
+            }
+        }
+        log("flywheel mpd: connected to MPD at \(mpdAddress.address).")
     }
 
     func dropMPD(_ reason: String) {
+        guard mpd != nil else { return }
         mpd = nil
-        idling = false
-        failed("MPD", mpdAddress, reason)
+        log("flywheel mpd: MPD at \(mpdAddress.address): \(ReconnectBackoff.clause(reason)); \(mpdBackoff.failed(at: MonotonicClock.now()))")
     }
 
-    func dropFlywheel(_ reason: String) {
-        flywheel = nil
-        failed("flywheeld", flywheelAddress, reason)
+    /// Whether something waits for MPD.
+    var hasWork: Bool { needsSync || pendingSeek != nil || !pendingTransport.isEmpty || pendingVolume != nil }
+
+    /// Gives MPD the next thing to do once it has answered the last (one command at a time, so the
+    /// latest seek and volume win), or ends its idle when something waits, or idles.
+    func pump() {
+        guard let mpd, mpd.greeted, !mpd.failed else { return }
+        if mpd.isIdling {
+            if hasWork { mpd.noidle() }
+            return
+        }
+        guard mpd.isQuiet else { return }
+        if !pendingTransport.isEmpty {
+            let action = pendingTransport.removeFirst()
+            mpd.command(action.command(playing: playing)) { [unowned self] answer in
+                if case .refused(let ack) = answer { log("flywheel mpd: MPD refused \(action.rawValue): \(ack)") }
+                needsSync = true
+            }
+            if action == .playPause { playing.toggle() } else if action == .stop { playing = false }
+        } else if let volume = pendingVolume {
+            pendingVolume = nil
+            guard mpdVolume != nil || !saidNoMixer else { return pump() }
+            setvolCount += 1
+            mpd.command("setvol \(volume)") { [unowned self] answer in
+                switch answer {
+                case .ok:
+                    mpdVolume = volume
+                    agreedVolume = volume
+                case .refused(let ack):
+                    if ack.lowercased().contains("mixer") {
+                        noMixer(ack)
+                    } else {
+                        log("flywheel mpd: MPD refused setvol \(volume): \(ack)")
+                    }
+                }
+            }
+        } else if let target = pendingSeek {
+            pendingSeek = nil
+            mpd.command("seekcur \(JSONValue.double(target).encoded())") { [unowned self] answer in
+                if case .refused(let ack) = answer { log("flywheel mpd: MPD refused the seek to \(JSONValue.double(target).encoded()) s: \(ack)") }
+                needsSync = true
+            }
+        } else if needsSync {
+            needsSync = false
+            sync(mpd)
+        } else {
+            mpd.idle("player mixer") { [unowned self] answer in
+                if case .ok(let pairs) = answer, !pairs.isEmpty { needsSync = true }
+            }
+        }
+    }
+
+    /// Reads MPD's status (and the song's length when the status lacks it), then tells flywheeld.
+    func sync(_ mpd: MPDClient) {
+        mpd.command("status") { [unowned self, unowned mpd] status in
+            guard case .ok = status else {
+                if case .refused(let ack) = status { log("flywheel mpd: MPD refused status: \(ack)") }
+                return
+            }
+            if let duration = status.value("duration").flatMap(Double.init) {
+                tell(status, duration: duration)
+            } else {
+                mpd.command("currentsong") { [unowned self] song in
+                    tell(status, duration: (song.value("duration") ?? song.value("Time")).flatMap(Double.init) ?? 0)
+                }
+            }
+        }
     }
 
     /// Tells flywheeld the song's length and, unless a scrub is under way, where the player is;
     /// and, while the volume knob rests with nothing for MPD, MPD's volume (within the cap).
-    func sync() throws {
-        guard let mpd, let flywheel else { return }
-        let status = try mpd.playerStatus()
-        playing = status.playing
-        mpdVolume = status.volume
-        if status.volume == nil { noMixer() }
-        var fields: [(String, JSONValue)] = [("cmd", .string("set")), ("control", .string("scrub")), ("duration", .double(status.duration))]
-        if !scrubActive { fields.append(("position", .double(min(status.elapsed, status.duration)))) }
-        try flywheel.send(JSONValue.object(fields).encoded())
-        if let volume = status.volume, !volumeTurning, pendingVolume == nil, volume != agreedVolume, volume != flywheelVolume {
+    func tell(_ status: MPDClient.Answer, duration: Double) {
+        lastSync = MonotonicClock.now()
+        playing = status.value("state") == "play"
+        let elapsed = status.value("elapsed").flatMap(Double.init) ?? 0
+        let volume = status.value("volume").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
+        mpdVolume = volume
+        if volume == nil { noMixer(nil) }
+        guard daemon.isConnected else { return needsSync = true }
+        var fields: [(String, JSONValue)] = [("cmd", .string("set")), ("control", .string("scrub")), ("duration", .double(max(0, duration)))]
+        if !scrubActive { fields.append(("position", .double(min(max(0, elapsed), max(0, duration))))) }
+        daemon.send(JSONValue.object(fields).encoded())
+        if let volume, !volumeTurning, pendingVolume == nil, volume != agreedVolume, volume != flywheelVolume {
             if volume > volumeCap {
-                pendingVolume = volumeCap  // above the cap: brought down to it
+                // flywheeld cannot hold a volume above its cap: MPD comes down to it, said once.
+                pendingVolume = volumeCap
+                if !saidAboveCap {
+                    saidAboveCap = true
+                    log("flywheel mpd: MPD's volume \(volume) is above flywheeld's volume cap \(volumeCap); bringing MPD down to \(volumeCap).")
+                }
             } else {
-                try flywheel.send(#"{"cmd":"set","control":"volume","volume":\#(volume)}"#)
+                daemon.send(#"{"cmd":"set","control":"volume","volume":\#(volume)}"#)
                 agreedVolume = volume
                 awaitingEcho = true
             }
         }
-        needsSync = false
     }
 
-    /// MPD has no mixer: said once, and the knob's volume is not sent.
-    func noMixer() {
+    /// MPD has no mixer: said once, and the knob's volume is not sent. `ack` is MPD's refusal, if one said so.
+    func noMixer(_ ack: String?) {
         mpdVolume = nil
         pendingVolume = nil
         guard !saidNoMixer else { return }
         saidNoMixer = true
-        log("flywheel mpd: MPD at \(mpdAddress) has no mixer, so the volume knob cannot change its volume; give an audio_output a mixer (mixer_type \"software\", \"hardware\" or \"null\") to use it.")
+        log("flywheel mpd: MPD at \(mpdAddress.address) has no mixer\(ack.map { " (\($0))" } ?? ""), so the volume knob cannot change its volume; give an audio_output a mixer (mixer_type \"software\", \"hardware\" or \"null\") to use it.")
     }
 
-    /// The knob's volume to MPD (the latest only), unless MPD has no mixer.
-    func sendVolume(_ mpd: MPDClient) throws {
-        guard let volume = pendingVolume else { return }
-        pendingVolume = nil
-        guard mpdVolume != nil || !saidNoMixer else { return }
-        setvolCount += 1
-        do {
-            _ = try mpd.command("setvol \(volume)")
-            mpdVolume = volume
-            agreedVolume = volume
-        } catch let error as MPDClient.Failure where error.description.hasPrefix("MPD refused") {
-            noMixer()
-        }
-    }
+    // MARK: flywheeld's side
 
     /// Handles one line from flywheeld.
-    func handle(_ line: String) {
-        guard let message = try? JSONParser.parse(Array(line.utf8)) else { return }
+    func handle(_ line: [UInt8]) {
+        guard let message = try? JSONParser.parse(line) else { return }
         switch message["class"]?.stringValue {
         case "scrub":
             switch message["phase"]?.stringValue {
@@ -178,6 +240,9 @@ final class MPDBridge {
             pendingVolume = volume == mpdVolume || (mpdVolume == nil && saidNoMixer) ? nil : volume
         case "state":
             if let cap = message["volume"]?["cap"]?.doubleValue { volumeCap = Int(cap) }
+            if let volume = message["volume"]?["volume"]?.doubleValue { flywheelVolume = Int(volume) }
+        case "error":
+            awaitingEcho = false  // a read-back refused: no echo will come
         case "button":
             guard message["action"]?.stringValue == "tap", let code = message["code"]?.doubleValue, let action = buttons[Int(code)] else { return }
             if pendingTransport.count < 16 { pendingTransport.append(action) }
@@ -186,86 +251,39 @@ final class MPDBridge {
         }
     }
 
+    // MARK: The loop
+
+    var pollRequest: pollfd? {
+        guard let mpd, !mpd.failed else { return nil }
+        return pollfd(fd: mpd.connection.fd, events: mpd.connection.pollEvents, revents: 0)
+    }
+
+    func ready(fd: Int32, revents: Int16, at now: Nanoseconds) {
+        guard let mpd, mpd.connection.fd == fd else { return }
+        mpd.ready(revents: revents)
+    }
+
+    var deadline: Nanoseconds? {
+        guard let mpd else { return mpdBackoff.nextAttemptNanoseconds }
+        let refresh = playing && mpd.isIdling && daemon.isConnected ? lastSync + Self.playingRefreshNanoseconds : nil
+        return [mpd.deadline, refresh].compactMap { $0 }.min()
+    }
+
+    func due(at now: Nanoseconds) {
+        guard let mpd else { return connectMPD(at: now) }
+        mpd.due(at: now)
+        // While playing, the position is read again every second.
+        if playing, mpd.isIdling, now >= lastSync + Self.playingRefreshNanoseconds { needsSync = true }
+    }
+
     /// Runs until SIGTERM or SIGINT.
-    func run() throws {
-        let signals = try SignalSource([SIGTERM, SIGINT])
-        while true {
-            connectFlywheel()
-            connectMPD()
-            if let mpd, !idling {
-                do {
-                    while !pendingTransport.isEmpty {
-                        let action = pendingTransport.removeFirst()
-                        _ = try mpd.command(action.command(playing: playing))
-                        if action == .playPause { playing.toggle() } else if action == .stop { playing = false }
-                        needsSync = true
-                    }
-                    try sendVolume(mpd)
-                    if let target = pendingSeek {
-                        pendingSeek = nil
-                        _ = try mpd.command("seekcur \(JSONValue.double(target).encoded())")
-                        needsSync = true
-                    }
-                    if needsSync { try sync() }
-                    try mpd.socket.send("idle player mixer")
-                    idling = true
-                    noidleSent = false
-                } catch let error as MPDClient.Failure where error.description.hasPrefix("MPD refused") {
-                    log("flywheel mpd: \(error)")
-                    needsSync = true
-                } catch let error as SystemError where error.subject == flywheelAddress {
-                    dropFlywheel(error.description)  // telling flywheeld the position failed
-                    continue
-                } catch {
-                    dropMPD("\(error)")
-                    continue
-                }
-            }
-            var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
-            if let flywheel { fds.append(pollfd(fd: flywheel.fd, events: Int16(POLLIN), revents: 0)) }
-            if let mpd { fds.append(pollfd(fd: mpd.socket.fd, events: Int16(POLLIN), revents: 0)) }
-            // Wake for a reconnection attempt, or every second while playing to keep the position current.
-            var timeout: Int32 = -1
-            if flywheel == nil || mpd == nil {
-                let now = MonotonicClock.now()
-                timeout = backoff.values.filter { !$0.mayTry(at: now) }.map { $0.pollTimeoutMilliseconds(at: now) }.min() ?? 0
-            } else if playing {
-                timeout = 1000
-            }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno == EINTR { continue }
-            if fds[0].revents != 0 {
-                if !signals.drain().isEmpty {
-                    log("flywheel mpd: stopping; \(setvolCount) setvol commands sent.")
-                    return
-                }
-            }
-            if ready == 0, playing, let mpd, idling, !noidleSent {
-                try? mpd.socket.send("noidle")
-                noidleSent = true
-                needsSync = true
-            }
-            for entry in fds.dropFirst() where entry.revents != 0 {
-                if let flywheel, entry.fd == flywheel.fd {
-                    do {
-                        guard try flywheel.fill() else { dropFlywheel("flywheeld closed the connection"); continue }
-                        while let line = flywheel.bufferedLine() { handle(line) }
-                    } catch { dropFlywheel("\(error)") }
-                } else if let mpd, entry.fd == mpd.socket.fd {
-                    do {
-                        _ = try mpd.answer()  // the idle (or noidle) ended: something changed
-                        idling = false
-                        needsSync = true
-                    } catch { dropMPD("\(error)") }
-                }
-            }
-            // A commit, a button or a volume waits for the idle to end.
-            if let mpd, idling, !noidleSent, pendingSeek != nil || !pendingTransport.isEmpty || pendingVolume != nil {
-                do {
-                    try mpd.socket.send("noidle")
-                    noidleSent = true
-                } catch { dropMPD("\(error)") }
-            }
-        }
+    func run() throws(ToolError) {
+        let loop = try SessionLoop()
+        loop.parts = [daemon, self]
+        loop.beforePoll = { [unowned self] in pump() }
+        daemon.due(at: MonotonicClock.now())
+        connectMPD(at: MonotonicClock.now())
+        try loop.run()
+        log("flywheel mpd: stopping; \(setvolCount) setvol commands sent.")
     }
 }

@@ -11,17 +11,21 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var errno: Int32
     /// What to do about it, when the failing code knows more than the errno says (a sentence).
     public var hint: String?
+    /// What went wrong when it is not an errno (a name that does not resolve: getaddrinfo's own
+    /// message and code); `errno` is then 0.
+    public var reason: String?
 
     /// Creates an error.
-    public init(function: String, subject: String, errno: Int32, hint: String? = nil) {
+    public init(function: String, subject: String, errno: Int32, hint: String? = nil, reason: String? = nil) {
         self.function = function
         self.subject = subject
         self.errno = errno
         self.hint = hint
+        self.reason = reason
     }
 
     /// One sentence naming the function, the subject and the error, then the hint if any.
     public var description: String {
-        "\(function) on \(subject) failed: \(Errno.describe(errno))." + (hint.map { " " + $0 } ?? "")
+        "\(function) on \(subject) failed: \(reason ?? Errno.describe(errno))." + (hint.map { " " + $0 } ?? "")
     }
 }

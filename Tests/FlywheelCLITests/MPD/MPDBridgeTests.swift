@@ -10,51 +10,8 @@ struct MPDBridgeTests {
     static let soxPath = "/usr/bin/sox"
     static var available: Bool { access(mpdPath, X_OK) == 0 && access(soxPath, X_OK) == 0 }
 
-    /// A background child process (killed and reaped by `stop`); its standard output goes to
-    /// `stdoutPath`, its standard error to `stderrPath` when given.
-    final class Background {
-        let pid: pid_t
-        init(_ argv: [String], stdoutPath: String = "/dev/null", stderrPath: String? = nil) throws {
-            var pid: pid_t = 0
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-            // The child starts with no signal blocked and SIGTERM's default action, whatever this
-            // test thread blocks.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            var none = sigset_t(), terminate = sigset_t()
-            sigemptyset(&none)
-            sigemptyset(&terminate)
-            sigaddset(&terminate, SIGTERM)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &terminate)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            let cArgs = argv.map { strdup($0) } + [nil]
-            defer { cArgs.forEach { free($0) }; posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
-            guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ) == 0 else { throw TestFailure("spawn \(argv[0]) failed") }
-            self.pid = pid
-        }
-        private var exitStatus: Int32?
-        /// Whether it has exited by itself (reaped then).
-        var hasExited: Bool {
-            if exitStatus != nil { return true }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
-            exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return true
-        }
-        /// Signals it and reaps it once; later calls return the same status.
-        @discardableResult func stop(_ signal: Int32 = SIGTERM) -> Int32 {
-            if let exitStatus { return exitStatus }
-            kill(pid, signal)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return exitStatus!
-        }
-    }
+    /// A background child process (killed and reaped by `stop`): the faulty-peer tests' ``Child``.
+    typealias Background = Child
 
     /// MPD's protocol, for the test's own checks.
     final class MPDProbe {
