@@ -193,7 +193,7 @@ public final class Daemon {
         manager?.wake(at: now)
         if let beat = nextBeat, now >= beat {
             manager?.beat(at: now)
-            let period = Nanoseconds(60e9 / max(1, Double(pipeline.core.tempo.bpm)))
+            let period = Nanoseconds(60e9 / max(1, pipeline.core.tempo.bpm.value))
             nextBeat = beat + period * max(1, (now - beat) / period + 1)
         }
         let pipelineDeadline = pipeline.advance(to: now, into: outbox)

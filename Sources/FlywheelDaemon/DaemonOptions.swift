@@ -114,7 +114,7 @@ public struct DaemonOptions: Sendable {
         var args = Arguments(arguments, command: "flywheeld")
         if args.flag("help") || arguments.contains("-h") { return .print(usage) }
         if args.flag("version") {
-            return .print("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion))\n")
+            return .print("flywheeld \(FlywheelVersion.string) (protocol \(DaemonCore.protocolVersion).\(DaemonCore.protocolMinorVersion))\n")
         }
         var options = DaemonOptions()
         options.configPath = try args.option("config")

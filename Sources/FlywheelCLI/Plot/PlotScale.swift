@@ -26,11 +26,11 @@ struct PlotScale {
 
     /// The tempo from `bpm` on the default dial (20–300, a BPM a detent).
     static func tempo(fromBPM bpm: Double, dial: TempoDial = TempoDial()) throws(ToolError) -> PlotScale {
-        let low = Double(dial.values.first!), high = Double(dial.values.last!)
+        let values = dial.values.map { Double($0) / 10 }  // the dial holds tenths of a BPM
+        let low = values.first!, high = values.last!
         guard bpm >= low, bpm <= high else {
             throw .usage("--from takes the tempo's starting BPM, from \(Int(low)) to \(Int(high)), for --control tempo; not \(MotionPlot.fixed(bpm, 1))")
         }
-        let values = dial.values.map(Double.init)
         // The dial's position for `bpm`: its detent, and the fraction of the way to the next one.
         var start = Double(dial.values.count - 1)
         for index in 0..<(values.count - 1) where bpm < values[index + 1] {

@@ -44,7 +44,7 @@ struct EventText {
     }
 
     static func hello(_ message: JSONValue) -> String {
-        var text = "connected to flywheeld \(message["version"]?.stringValue ?? "?") (protocol \(number(message["protocol"])))"
+        var text = "connected to flywheeld \(message["version"]?.stringValue ?? "?") (protocol \(number(message["protocol"]))\(message["minor"].map { "." + number($0) } ?? ""))"
         if case .array(let devices)? = message["devices"], !devices.isEmpty {
             text += "; devices: " + devices.map(device).joined(separator: "; ")
         } else {

@@ -8,6 +8,7 @@
 ///           release_silence_ms: 100, new_gesture_gap_ms: 200 },
 ///   controls: {
 ///     tempo: { range: [20, 300], table: "integer", bpm: 120, bounds: "rubber",  // "hard", "wrap"
+///              resolution: 1,  // 0.1, 0.2 or 0.5: the integer table in tenths of a BPM
 ///              acceleration: "gentle" },  // "off", "strong", or { curve: [[5, 1], [15, 2], [30, 4]] }
 ///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber", acceleration: "gentle" },
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
@@ -172,7 +173,7 @@ public struct FlywheelConfiguration: Sendable {
         let controls = try root.child("controls")
         try controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
         let tempo = try controls.child("tempo")
-        try tempo.only(["range", "table", "bpm", "bounds", "acceleration"])
+        try tempo.only(["range", "table", "bpm", "bounds", "acceleration", "resolution"])
         config.accelerations[.tempo] = try AccelerationKey.curve(tempo, "acceleration")
         var range = 20...300
         if let field = tempo.value("range") {
@@ -183,7 +184,16 @@ public struct FlywheelConfiguration: Sendable {
             range = low...high
         }
         let table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))!
-        config.tempoDial = TempoDial(range: range, table: table, bounds: try tempo.choice("bounds", default: DialBounds.rubber))
+        var resolution: BPM = 1
+        if tempo.value("resolution") != nil {
+            let text = try tempo.number("resolution", in: 0.1...1, default: 1)
+            guard let chosen = TempoDial.resolutions.first(where: { $0 == BPM(text) && abs(Double($0.tenths) - text * 10) < 1e-6 }) else {
+                throw tempo.fail("resolution", "must be 0.1, 0.2, 0.5 or 1 (BPM a detent), got \(JSONValue.double(text).encoded())")
+            }
+            guard table == .integer else { throw tempo.fail("resolution", "applies to the integer table; the maelzel table has its own values") }
+            resolution = chosen
+        }
+        config.tempoDial = TempoDial(range: range, table: table, bounds: try tempo.choice("bounds", default: DialBounds.rubber), resolution: resolution)
         if let problem = TempoRules.tableProblem(table, in: range) { throw tempo.fail("table", problem) }
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
@@ -311,7 +321,8 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
-    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `hold-volume`, `none` (only reported).
+    /// decimal key code; actions `mode`, `tap`, `hold-tempo`, `hold-scrub`, `hold-volume`, `hold-fine`
+    /// (fine control while held), `none` (only reported).
     /// A device's own buttons (`perDevice`) may also be `{ press: "none", long: "mode", double: "tap" }`
     /// (long and double: `mode`, `tap` or `none`).
     static func parseButtons(
@@ -336,7 +347,7 @@ public struct FlywheelConfiguration: Sendable {
             var gesture = ButtonGestures()
             if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
             if button.value("double") != nil { gesture.double = try buttonAction(button, "double", default: "none", hold: false) }
-            if case .hold = press, gesture != ButtonGestures() {
+            if press.isHold, gesture != ButtonGestures() {
                 throw button.fail("press", "cannot be a hold-* action on a button with a long or double press (a hold lasts as long as the press)")
             }
             actions[code] = press
@@ -345,13 +356,16 @@ public struct FlywheelConfiguration: Sendable {
         return (actions, gestures)
     }
 
-    /// The action `key` names: `mode`, `tap`, `none`, or (with `hold`) `hold-tempo`, `hold-scrub`, `hold-volume`.
+    /// The action `key` names: `mode`, `tap`, `none`, or (with `hold`) `hold-tempo`, `hold-scrub`,
+    /// `hold-volume`, `hold-fine`.
     static func buttonAction(_ reader: ConfigReader, _ key: String, default fallback: String, hold: Bool = true) throws(FileLineError) -> ButtonAction {
-        let action = try reader.choice(key, ["mode", "tap", "none"] + (hold ? Control.allCases.map { "hold-" + $0.rawValue } : []), default: fallback)
+        let holds = hold ? Control.allCases.map { "hold-" + $0.rawValue } + ["hold-fine"] : []
+        let action = try reader.choice(key, ["mode", "tap", "none"] + holds, default: fallback)
         switch action {
         case "tap": return .tap
         case "mode": return .mode
         case "none": return ButtonAction.none
+        case "hold-fine": return .holdFine
         default: return Control(rawValue: String(action.dropFirst(5))).map(ButtonAction.hold) ?? .mode
         }
     }

@@ -7,7 +7,7 @@ extension ControlEvent {
         case .tempo(let bpm, let value, let phase, _):
             out.write(#"{"class":"tempo","seq":"#)
             let seqIndex = out.count
-            out.field(#","bpm":"#, bpm)
+            if bpm.isWhole { out.field(#","bpm":"#, bpm.tenths / 10) } else { out.field(#","bpm":"#, bpm.value) }
             out.field(#","value":"#, value)
             out.field(#","phase":"#, name: phase.wireName)
             return end(seqIndex, &out)

@@ -2,7 +2,7 @@
 /// input that caused it.
 public enum ControlEvent: Sendable, Hashable {
     /// The tempo changed (`moved`), a gesture on it began (`began`), or it came to rest (`settled`).
-    case tempo(bpm: Int, value: Int, phase: DialPhase, timeNanoseconds: Nanoseconds)
+    case tempo(bpm: BPM, value: Int, phase: DialPhase, timeNanoseconds: Nanoseconds)
     /// The volume changed (`moved`), a gesture on it began (`began`), it came to rest (`settled`),
     /// or a client set it (`set`).
     case volume(volume: Int, phase: DialPhase, timeNanoseconds: Nanoseconds)
@@ -56,7 +56,7 @@ public enum ControlEvent: Sendable, Hashable {
     public var fields: [(String, JSONValue)] {
         switch self {
         case .tempo(let bpm, let value, let phase, _):
-            return [("bpm", .int(bpm)), ("value", .int(value)), ("phase", .string(phase.rawValue))]
+            return [("bpm", bpm.json), ("value", .int(value)), ("phase", .string(phase.rawValue))]
         case .volume(let volume, let phase, _):
             return [("volume", .int(volume)), ("phase", .string(phase.rawValue))]
         case .scrub(let phase, let position, let duration, let origin, _):

@@ -9,6 +9,11 @@ public struct DialKnob: Sendable {
     public private(set) var knobs: KnobGroup
     /// The detent the dial reports now (shared by every knob).
     public private(set) var detent: Int
+    /// How far past `values[detent]` the dial is, in the values' units, after fine control or an
+    /// exact `set` (0 on a table value; always less than the way to the next one).
+    public private(set) var fine = 0
+    /// While a move is fine: how many units a detent moves (nil: a detent is a table step).
+    var fineUnits: Int?
 
     /// What the dial reports: its value and detent, why, and when.
     public struct Step: Sendable, Hashable {
@@ -48,12 +53,30 @@ public struct DialKnob: Sendable {
     func index(_ detent: Int) -> Int { min(max(knobs.bounds.wrapped(detent), 0), values.count - 1) }
 
     /// The value now.
-    public var value: Int { value(atDetent: detent) }
+    public var value: Int { value(atDetent: detent) + fine }
 
     /// Moves to the detent nearest `value` (a client `set`), stopping any motion.
-    public mutating func set(value: Double) {
-        detent = Self.detent(nearest: value, in: values)
+    public mutating func set(value: Double, exact: Bool = false) {
+        if exact {
+            place(Int(value.rounded()))
+        } else {
+            detent = Self.detent(nearest: value, in: values)
+            fine = 0
+        }
         knobs.set(detent: detent)
+    }
+
+    /// Puts the dial at `units` (clamped to the table): its detent the last table value at or
+    /// below, and the rest as `fine`.
+    mutating func place(_ units: Int) {
+        let clamped = min(max(units, values[0]), values[values.count - 1])
+        var low = 0, high = values.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if values[middle] <= clamped { low = middle } else { high = middle - 1 }
+        }
+        detent = low
+        fine = clamped - values[low]
     }
 
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
@@ -70,12 +93,16 @@ public struct DialKnob: Sendable {
     /// ``move(by:at:touching:device:inertia:acceleration:)``, each step appended to `out` as `make` makes it.
     public mutating func move<Output>(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil, into out: inout [Output], _ make: (Step) -> Output
+        acceleration: AccelerationCurve? = nil, fineUnits: Int? = nil, into out: inout [Output], _ make: (Step) -> Output
     ) {
         var (events, start) = groupEvents.take()
+        // A fine detent is `fineUnits` of the values, with no fling and no acceleration.
         knobs.move(
-            device: device, by: detents, at: time, touching: touching, base: detent, inertia: inertia, acceleration: acceleration, into: &events)
+            device: device, by: detents, at: time, touching: touching, base: detent, inertia: fineUnits == nil && inertia,
+            acceleration: fineUnits == nil ? acceleration : .off, into: &events)
+        self.fineUnits = fineUnits
         appendSteps(events, from: start, into: &out, make)
+        self.fineUnits = nil
         groupEvents.giveBack(&events)
     }
 
@@ -126,7 +153,7 @@ public struct DialKnob: Sendable {
         // Across a wrapping dial's seam (last value to first) the value steps half way, never sweeping the table.
         if index(low + 1) < index(low) { fraction = fraction < 0.5 ? 0 : 1 }
         let value = Double(value(atDetent: low)) * (1 - fraction) + Double(value(atDetent: low + 1)) * fraction
-        return (value, frame.position, frame.velocity)
+        return (value + Double(fine), frame.position, frame.velocity)
     }
 
     /// The knobs' events from `start` on as steps, appended to `out` as `make` makes them; a
@@ -147,10 +174,19 @@ public struct DialKnob: Sendable {
                     moreBegan.append(Int(t))
                 }
                 out.append(make(Step(value: value, detent: detent, phase: .began, timeNanoseconds: t)))
-            case .moved(let delta, let t):
-                let next = index(detent + delta)
-                guard next != detent else { continue }
-                detent = next
+            case .moved(var delta, let t):
+                let before = value
+                if let fineUnits {
+                    place(value + delta * fineUnits)
+                } else {
+                    // Off the table (after fine control), the first detent down goes to the value below.
+                    if fine != 0 {
+                        if delta < 0 { delta += 1 }
+                        fine = 0
+                    }
+                    detent = index(detent + delta)
+                }
+                guard value != before else { continue }
                 out.append(make(Step(value: value, detent: detent, phase: .moved, timeNanoseconds: t)))
             case .released:
                 continue
@@ -175,27 +211,33 @@ public protocol DialControl: Sendable {
     static var control: Control { get }
     /// The event a step of the knob makes.
     static func event(_ step: DialKnob.Step) -> ControlEvent
+    /// What a fine detent moves, in the dial's units (the tempo: a tenth of a BPM; the volume: 1 %).
+    static var fineUnits: Int { get }
+    /// The dial's units in one of the value the wire carries (the tempo: 10 tenths a BPM).
+    static var unitsPerValue: Double { get }
 }
 
 extension DialControl {
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
-    /// `acceleration`: the device's own curve, nil for the control's).
+    /// `acceleration`: the device's own curve, nil for the control's; `fine`: a detent is
+    /// ``fineUnits`` of the value, without fling or acceleration).
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil
+        acceleration: AccelerationCurve? = nil, fine: Bool = false
     ) -> [ControlEvent] {
         var events: [ControlEvent] = []
-        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
+        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fine, into: &events)
         return events
     }
 
-    /// ``move(by:at:touching:device:inertia:acceleration:)``, its events appended to `events`.
+    /// ``move(by:at:touching:device:inertia:acceleration:fine:)``, its events appended to `events`.
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil, into events: inout [ControlEvent]
+        acceleration: AccelerationCurve? = nil, fine: Bool = false, into events: inout [ControlEvent]
     ) {
         knob.move(
-            by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events, Self.event)
+            by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration,
+            fineUnits: fine ? Self.fineUnits : nil, into: &events, Self.event)
     }
 
     /// A touch lifted from the knob of `device`.
@@ -226,6 +268,8 @@ extension DialControl {
 
     /// A frame at `time` while moving: the value interpolated between neighbouring detents.
     public func frame(at time: Nanoseconds) -> ControlEvent? {
-        knob.frame(at: time).map { .frame(control: Self.control, value: $0.value, offset: $0.offset, velocity: $0.velocity, timeNanoseconds: time) }
+        knob.frame(at: time).map {
+            .frame(control: Self.control, value: $0.value / Self.unitsPerValue, offset: $0.offset, velocity: $0.velocity, timeNanoseconds: time)
+        }
     }
 }

@@ -20,6 +20,8 @@ public struct ScrubControl: Sendable {
     /// more than a slow hand's time between detents, about 3 detents/s, so a slow turn is one seek).
     public var restCommitNanoseconds: Nanoseconds = 400_000_000
     var gesturePolicy: ScrubCommitPolicy?
+    /// What a detent of the move under way scrubs, in the resolution (a tenth while fine).
+    var fineScale = 1.0
     var lastHandInput: Nanoseconds?
     var pendingCommit: Nanoseconds?
     /// The glide home of the last cancelled scrub, for frames.
@@ -50,8 +52,13 @@ public struct ScrubControl: Sendable {
     /// `acceleration`: the device's own curve, nil for the control's).
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil
+        acceleration: AccelerationCurve? = nil, fine: Bool = false
     ) -> [ControlEvent] {
+        // Fine: a detent scrubs a tenth of the resolution, without fling or acceleration.
+        fineScale = fine ? 0.1 : 1
+        defer { fineScale = 1 }
+        let inertia = inertia && !fine
+        let acceleration = fine ? AccelerationCurve.off : acceleration
         var out = advanceCommit(to: time)
         pendingCommit = nil
         rollback = nil  // the hand takes over from the glide or the hint
@@ -204,7 +211,7 @@ public struct ScrubControl: Sendable {
             case .began:
                 continue
             case .moved(let detents, let t):
-                emit(scrubber.move(byDetents: Double(detents), at: t))
+                emit(scrubber.move(byDetents: Double(detents) * fineScale, at: t))
                 lastDetent += detents
             case .released(_, let t):
                 lastRelease = t

@@ -11,24 +11,31 @@ public struct TempoControl: DialControl {
         acceleration: AccelerationCurve = .standard(for: .tempo)
     ) {
         self.dial = dial
-        knob = DialKnob(values: dial.values, value: bpm, parameters: parameters, bounds: dial.bounds)
+        knob = DialKnob(values: dial.values, value: bpm * 10, parameters: parameters, bounds: dial.bounds)
+        knob.set(value: bpm * 10, exact: true)
         knob.acceleration = acceleration
     }
 
     /// The detent the dial reports now.
     public var detent: Int { knob.detent }
 
-    /// The BPM now.
-    public var bpm: Int { knob.value }
+    /// The tempo now.
+    public var bpm: BPM { BPM(tenths: knob.value) }
 
-    /// Sets the tempo (a client `set`), stopping any motion.
-    public mutating func set(bpm: Double) { knob.set(value: bpm) }
+    /// A fine detent: a tenth of a BPM, whatever the table.
+    public static let fineUnits = 1
+    /// The dial's units in one of the wire's (tenths of a BPM; percent).
+    public static let unitsPerValue: Double = 10
+
+    /// Sets the tempo (a client `set`) to the tenth, stopping any motion; `onTable`: to the table's
+    /// nearest value instead (a tapped tempo).
+    public mutating func set(bpm: Double, onTable: Bool = false) { knob.set(value: bpm * 10, exact: !onTable) }
 
     /// The control it is.
     public static let control = Control.tempo
 
     /// The event a step makes.
     public static func event(_ step: DialKnob.Step) -> ControlEvent {
-        .tempo(bpm: step.value, value: step.detent, phase: step.phase, timeNanoseconds: step.timeNanoseconds)
+        .tempo(bpm: BPM(tenths: step.value), value: step.detent, phase: step.phase, timeNanoseconds: step.timeNanoseconds)
     }
 }

@@ -116,7 +116,7 @@ extension DaemonCore {
         switch action {
         case .mode: return [tapMode(at: time)]
         case .tap: return handle(.tap, at: time).broadcast
-        case .hold, .none: return []
+        case .hold, .holdFine, .none: return []
         }
     }
 }

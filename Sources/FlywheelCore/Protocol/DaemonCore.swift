@@ -7,9 +7,22 @@ public enum ButtonAction: Sendable, Hashable {
     case tap
     /// Press-and-turn: while held, the knob drives this control.
     case hold(Control)
+    /// Fine control while held: a detent of any knob is a tenth of a step (the tempo 0.1 BPM, the
+    /// scrub a tenth of its resolution, the volume 1 %), with no fling and no acceleration.
+    case holdFine
     /// Nothing in the daemon: the button is only reported (for a bridge that gives it a job, such
     /// as the MPD bridge's pause, so it does not also switch the mode).
     case none
+}
+
+extension ButtonAction {
+    /// Whether it lasts as long as the press (`hold-*`).
+    public var isHold: Bool {
+        switch self {
+        case .hold, .holdFine: return true
+        case .mode, .tap, .none: return false
+        }
+    }
 }
 
 /// The daemon's state and behaviour without any I/O: the controls, the mode switch and tap
@@ -18,6 +31,9 @@ public enum ButtonAction: Sendable, Hashable {
 public struct DaemonCore: Sendable {
     /// The protocol version.
     public static let protocolVersion = 1
+    /// The protocol's minor version, in `hello` as `minor`: 1 since tempos are carried to a tenth
+    /// (`"bpm":92.5`); a client that parses a whole `bpm` must take a decimal.
+    public static let protocolMinorVersion = 1
 
     public private(set) var tempo: TempoControl
     public private(set) var scrub: ScrubControl
@@ -33,6 +49,8 @@ public struct DaemonCore: Sendable {
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
     var heldControl: Control?
+    /// Whether a `hold-fine` button is held: knobs move finely.
+    public private(set) var fineHeld = false
     /// A finger on a touch strip, from its touch-down to its lift.
     var strip: StripTouch?
     /// The mode switch's pan and snap, for frames.
@@ -105,9 +123,12 @@ public struct DaemonCore: Sendable {
         }
         switch control(for: route) {
         case .scrub:
-            events.append(contentsOf: scrub.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration))
-        case .tempo: tempo.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
-        case .volume: volume.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &events)
+            events.append(contentsOf: scrub.move(
+                by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fineHeld))
+        case .tempo:
+            tempo.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fineHeld, into: &events)
+        case .volume:
+            volume.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fineHeld, into: &events)
         case nil: break
         }
         for position in start..<events.count { outbox.append(events[position]) }
@@ -180,6 +201,10 @@ public struct DaemonCore: Sendable {
         case .hold(let control):
             // Press-and-turn: while held, a knob that follows the mode drives `control`.
             heldControl = pressed ? control : nil
+            return messages
+        case .holdFine:
+            // Push-and-turn fine: while held, every knob moves a tenth of a step a detent.
+            fineHeld = pressed
             return messages
         }
         if pressed {
@@ -299,10 +324,11 @@ public struct DaemonCore: Sendable {
             if let problem = TempoRules.tableProblem(newTable, in: newRange) {
                 return (Self.error(.outOfRange, "\"table\" \"\(newTable.rawValue)\" \(problem).", at: time), [])
             }
-            let dial = TempoDial(range: newRange, table: newTable, bounds: tempo.dial.bounds)
-            let target = bpm ?? Double(tempo.bpm)
-            // Compared as doubles: a huge number must be refused, not converted (that would trap).
-            if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains(bpm.rounded()) {
+            let dial = TempoDial(range: newRange, table: newTable, bounds: tempo.dial.bounds, resolution: tempo.dial.resolution)
+            let target = bpm ?? tempo.bpm.value
+            // Compared as doubles, to the tenth the dial keeps: a huge number must be refused, not
+            // converted (that would trap).
+            if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains((bpm * 10).rounded() / 10) {
                 return (Self.error(.outOfRange, "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
             tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
@@ -336,7 +362,7 @@ public struct DaemonCore: Sendable {
             let bpm = tapTempo.tap(at: time).map { min(max($0, Double(range.lowerBound)), Double(range.upperBound)) }
             var broadcast: [ServerMessage] = []
             if let bpm {
-                tempo.set(bpm: bpm)
+                tempo.set(bpm: bpm, onTable: true)  // a tapped tempo lands on the dial's own values
                 broadcast.append(ServerMessage(ControlEvent.tempo(bpm: tempo.bpm, value: tempo.detent, phase: .tap, timeNanoseconds: time)))
             }
             let reply = ServerMessage(.tap(bpm: bpm), at: time)
@@ -398,7 +424,7 @@ extension DaemonCore {
     /// position and the active mode are kept (clamped to the new ranges); motion in progress stops.
     public func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
         var next = DaemonCore(configuration: configuration, scrubDurationSeconds: scrub.scrubber.durationSeconds)
-        next.tempo.set(bpm: Double(tempo.bpm))
+        next.tempo.set(bpm: tempo.bpm.value)
         next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)))
         next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
         _ = next.mode.select(mode.active)
@@ -413,8 +439,7 @@ extension DaemonCore {
         var events = current.advanceEvents(to: time)
         events += current.scrub.end(at: time)
         if current.tempo.knob.nextDeadline != nil {  // turning, coasting or about to rest
-            let detent = current.tempo.detent
-            events.append(.tempo(bpm: current.tempo.dial.bpm(atDetent: detent), value: detent, phase: .settled, timeNanoseconds: time))
+            events.append(.tempo(bpm: current.tempo.bpm, value: current.tempo.detent, phase: .settled, timeNanoseconds: time))
         }
         return (current.reconfigured(with: configuration), events.map(ServerMessage.init))
     }

@@ -1,7 +1,7 @@
 /// The controls' state as the `state` message reports it.
 public struct DaemonState: Sendable, Hashable {
     /// The tempo in BPM and the dial's detent.
-    public var tempoBPM: Int
+    public var tempoBPM: BPM
     public var tempoValue: Int
     /// The tempo dial (range and table).
     public var tempoDial: TempoDial
@@ -25,7 +25,7 @@ public struct DaemonState: Sendable, Hashable {
     var fields: [(String, JSONValue)] {
         [
             ("tempo", .object([
-                ("bpm", .int(tempoBPM)), ("value", .int(tempoValue)),
+                ("bpm", tempoBPM.json), ("value", .int(tempoValue)),
                 ("range", .array([.int(tempoDial.range.lowerBound), .int(tempoDial.range.upperBound)])),
                 ("table", .string(tempoDial.table.rawValue)), ("bounds", .string(tempoDial.bounds.rawValue)),
             ])),

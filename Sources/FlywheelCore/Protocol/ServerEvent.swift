@@ -44,7 +44,8 @@ public enum ServerEvent: Sendable, Hashable {
         case .control(let event): return event.fields
         case .hello(let version, let devices):
             return [
-                ("protocol", .int(DaemonCore.protocolVersion)), ("version", .string(version)),
+                ("protocol", .int(DaemonCore.protocolVersion)), ("minor", .int(DaemonCore.protocolMinorVersion)),
+                ("version", .string(version)),
                 ("controls", .array((Control.allCases.map(\.rawValue) + ["mode"]).map(JSONValue.string))),
                 ("devices", .array(devices.map(\.json))),
             ]

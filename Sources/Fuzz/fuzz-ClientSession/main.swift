@@ -98,7 +98,7 @@ struct Tally {
     var closedWithError = false
     var pongs = 0
     /// The `bpm` of the last `tempo` message.
-    var lastTempo: Int?
+    var lastTempo: BPM?
     /// The last error that closed the connection, for messages.
     var lastError = ""
 
@@ -229,12 +229,12 @@ func find(_ text: StaticString, in line: UnsafeRawBufferPointer) -> Int? {
     return nil
 }
 
-/// The `bpm` of a `tempo` message.
-func bpm(_ line: UnsafeRawBufferPointer) -> Int? {
+/// The `bpm` of a `tempo` message (to a tenth: `92.5` or `120`).
+func bpm(_ line: UnsafeRawBufferPointer) -> BPM? {
     let key: StaticString = #""bpm":"#
     guard let found = find(key, in: line) else { return nil }
-    let digits = line[(found + key.utf8CodeUnitCount)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-    return Int(String(decoding: UnsafeRawBufferPointer(rebasing: digits), as: UTF8.self))
+    let number = line[(found + key.utf8CodeUnitCount)...].prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+    return Double(String(decoding: UnsafeRawBufferPointer(rebasing: number), as: UTF8.self)).map(BPM.init)
 }
 
 /// The answers the server owes for `stream`: one per line that is not blank, up to the first
@@ -337,7 +337,7 @@ func session(_ input: [UInt8]) {
     let state = harness.pipeline.core.currentState
     let lastTempo = quiet.tally.lastTempo
     check(lastTempo == nil || lastTempo == state.tempoBPM, "the neighbour's last tempo \(lastTempo!) is not \(state.tempoBPM)")
-    check(state.tempoDial.range.contains(state.tempoBPM), "bpm \(state.tempoBPM) outside \(state.tempoDial.range)")
+    check((state.tempoDial.range.lowerBound * 10...state.tempoDial.range.upperBound * 10).contains(state.tempoBPM.tenths), "bpm \(state.tempoBPM) outside \(state.tempoDial.range)")
     check(state.scrubPositionSeconds >= 0 && state.scrubPositionSeconds <= state.scrubDurationSeconds)
     check(state.volume >= 0 && state.volume <= state.volumeCap)
     if header & 0x80 != 0 {

@@ -114,7 +114,7 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 /// Every control stays within its range whatever the device said.
 func checkState(_ core: DaemonCore) {
     let state = core.currentState
-    check(state.tempoDial.range.contains(state.tempoBPM), "bpm \(state.tempoBPM) outside \(state.tempoDial.range)")
+    check((state.tempoDial.range.lowerBound * 10...state.tempoDial.range.upperBound * 10).contains(state.tempoBPM.tenths), "bpm \(state.tempoBPM) outside \(state.tempoDial.range)")
     check(state.scrubPositionSeconds.isFinite && state.scrubPositionSeconds >= 0 && state.scrubPositionSeconds <= state.scrubDurationSeconds,
         "scrub position \(state.scrubPositionSeconds) of \(state.scrubDurationSeconds)")
     check(state.volume >= 0 && state.volume <= state.volumeCap, "volume \(state.volume) over \(state.volumeCap)")

@@ -21,7 +21,7 @@ struct PlotUnitsTests {
         let dial = TempoDial()
         #expect(Double(rows[0][1]) == Double(dial.detent(nearest: 120)))
         let target = Motion(releasedAt: 0, position: 100, velocity: 30, reportedDetent: 100, bounds: .clamp(0...280)).target
-        #expect(Int(rows.last![3]) == target && Double(rows.last![4]) == Double(dial.bpm(atDetent: target)))
+        #expect(Int(rows.last![3]) == target && Double(rows.last![4]) == dial.bpm(atDetent: target).value)
         // Between whole BPMs the start is part way to the next detent.
         #expect(Double(Self.rows(["plot", "--flick", "1", "--control", "tempo", "--from", "96.5"])[0][1]) == 76.5)
     }

@@ -18,7 +18,7 @@ struct TempoDialTests {
         #expect(dial.bpm(atDetent: 0) == 40 && dial.bpm(atDetent: 38) == 208)
         #expect(dial.bpm(atDetent: dial.detent(nearest: 123)) == 120)
         let narrow = TempoDial(range: 60...120, table: .maelzel)
-        #expect(narrow.values.first == 60 && narrow.values.last == 120)
+        #expect(narrow.bpm(atDetent: 0) == 60 && narrow.bpm(atDetent: narrow.detentCount - 1) == 120)
     }
 
     static let ms: Int64 = 1_000_000

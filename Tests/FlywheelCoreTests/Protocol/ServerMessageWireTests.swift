@@ -73,7 +73,7 @@ struct ServerMessageWireTests {
         for round in 0..<20_000 {
             let event: ControlEvent
             switch round % 7 {
-            case 0: event = .tempo(bpm: int(), value: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
+            case 0: event = .tempo(bpm: BPM(tenths: int()), value: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
             case 1: event = .volume(volume: int(), phase: dialPhases[round / 6 % dialPhases.count], timeNanoseconds: time())
             case 2:
                 event = .scrub(phase: scrubPhases[round / 6 % 4], positionSeconds: double, durationSeconds: double, originSeconds: double,
@@ -140,7 +140,8 @@ struct ServerMessageWireTests {
         let double = -2.2250738585072014e-308, time = Nanoseconds.min + 1
         #expect(JSONValue.double(double).encoded().utf8.count == 24)
         let longest: [ControlEvent] = [
-            .tempo(bpm: .min, value: .min, phase: .settled, timeNanoseconds: time),
+            .tempo(bpm: BPM(tenths: .min), value: .min, phase: .settled, timeNanoseconds: time),
+            .tempo(bpm: BPM(tenths: .min + 1), value: .min, phase: .settled, timeNanoseconds: time),
             .volume(volume: .min, phase: .settled, timeNanoseconds: time),
             .scrub(phase: .cancelled, positionSeconds: double, durationSeconds: double, originSeconds: double, timeNanoseconds: time),
             .mode(.volume, timeNanoseconds: time),

@@ -238,7 +238,7 @@ struct ClientBackpressureTests {
             // Input events (discrete, never coalesced) until more than half its queue waits.
             var index = 0
             while listener.discreteQueued <= server.holdBackAbove + 4_000 && index < 100_000 {
-                server.broadcast([ServerMessage(ControlEvent.tempo(bpm: Self.bpm(index), value: index, phase: .moved, timeNanoseconds: 0))])
+                server.broadcast([ServerMessage(ControlEvent.tempo(bpm: BPM(integerLiteral: Self.bpm(index)), value: index, phase: .moved, timeNanoseconds: 0))])
                 index += 1
             }
             #expect(listener.discreteQueued > server.holdBackAbove)

@@ -156,7 +156,7 @@ struct ClientConnectionTests {
         while client.queue.isEmpty || client.flush() == .done { #expect(client.enqueue(filler, limit: 10_000)) }
         let before = client.discreteQueued
         for bpm in 0..<3000 {
-            let message = ServerMessage(ControlEvent.tempo(bpm: bpm, value: bpm, phase: .set, timeNanoseconds: 0)).coalescing(by: "command:tempo")
+            let message = ServerMessage(ControlEvent.tempo(bpm: BPM(integerLiteral: bpm), value: bpm, phase: .set, timeNanoseconds: 0)).coalescing(by: "command:tempo")
             #expect(client.enqueue(message, limit: before + 4))
         }
         #expect(client.discreteQueued == before + 1)

@@ -56,7 +56,7 @@ struct SocketServerFairnessTests {
             server.onCommand = { _, time in
                 handled += 1
                 return (ServerMessage(.pong, at: time),
-                        [ServerMessage(ControlEvent.tempo(bpm: handled, value: handled, phase: .set, timeNanoseconds: time))])
+                        [ServerMessage(ControlEvent.tempo(bpm: BPM(integerLiteral: handled), value: handled, phase: .set, timeNanoseconds: time))])
             }
             server.hello = { time in ServerMessage(.pong, at: time) }
             let flooder = Self.connect(path)
