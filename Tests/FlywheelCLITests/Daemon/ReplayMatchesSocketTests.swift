@@ -26,15 +26,18 @@ struct ReplayMatchesSocketTests {
 
         """
 
-    static func inputs() -> [(path: String, option: String)] {
+    static func inputs() -> [(path: String, option: String, extra: [String])] {
         var template = Array("/tmp/flywheel-mixed-XXXXXX".utf8CString)
         let scenario = String(cString: mkdtemp(&template)!) + "/mixed.sim"
         RepositoryPaths.write(mixedScenario, to: scenario)
         return [
-            (scenario, "--simulate"),
-            (RepositoryPaths.path("hardware/scenarios/flick.sim"), "--simulate"),
-            (RepositoryPaths.path("Tests/Golden/device-shuttlexpress.evemu"), "--replay"),  // jog, ring, its silent return, a button
-            (RepositoryPaths.path("Tests/Golden/device-powermate.evemu"), "--replay"),  // deltas, a button, SYN_DROPPED: a gap
+            (scenario, "--simulate", []),
+            (RepositoryPaths.path("hardware/scenarios/flick.sim"), "--simulate", []),
+            (RepositoryPaths.path("Tests/Golden/device-shuttlexpress.evemu"), "--replay", []),  // jog, ring, its silent return, a button
+            (RepositoryPaths.path("Tests/Golden/device-powermate.evemu"), "--replay", []),  // deltas, a button, SYN_DROPPED: a gap
+            // Push-and-turn fine control: tenths of a BPM on the wire (issue 34).
+            (RepositoryPaths.path("Tests/Golden/hands/ec11-press-fine.sim"), "--simulate",
+             ["--config", RepositoryPaths.path("Tests/Golden/hands/press-fine.json5")]),
         ]
     }
 
@@ -82,16 +85,17 @@ struct ReplayMatchesSocketTests {
         return lines.map { normalised($0, origin: origin) }
     }
 
-    @Test("replay and socket streams are equal, frames included", arguments: 0..<4)
+    @Test("replay and socket streams are equal, frames included", arguments: 0..<5)
     func equal(_ index: Int) throws {
-        let (path, option) = Self.inputs()[index]
-        let replay = ToolRun.run(["replay", path, "--frames", "60", "--duration", "214", "--hardware", RepositoryPaths.path("hardware")])
+        let (path, option, extra) = Self.inputs()[index]
+        let replay = ToolRun.run(["replay", path, "--frames", "60", "--duration", "214", "--hardware", RepositoryPaths.path("hardware")] + extra)
         #expect(replay.status == 0, "\(replay.err)")
         let expected = replay.out.split(separator: "\n").map(String.init)
         #expect(expected.count > 3)
         #expect(expected.contains { $0.contains(#""class":"frame""#) }, "the replay has frames")
 
-        let daemon = try DaemonProcess([option, path, "--hold-until-clients", "2", "--frames", "60", "--scrub-duration", "214"])
+        let daemon = try DaemonProcess([option, path, "--hold-until-clients", "2", "--frames", "60", "--scrub-duration", "214"] + extra)
+        if index == 4 { #expect(expected.contains { $0.contains(#""bpm":120.5,"#) }, "the fine turn's tenths") }
         defer { _ = daemon.stop() }
         let watcher = try TestClient(daemon.socketPath)
         #expect(watcher.rawLine()?.contains(#""class":"hello""#) == true)
