@@ -21,6 +21,7 @@ public enum FlywheelTool {
         ToolCommand(name: "connect", usage: ConnectCommand.usage, run: ConnectCommand.run),
         ToolCommand(name: "mpd", usage: MPDCommand.usage, run: MPDCommand.run),
         ToolCommand(name: "osc", usage: OSCCommand.usage, run: OSCCommand.run),
+        ToolCommand(name: "mqtt", usage: MQTTCommand.usage, run: MQTTCommand.run),
         ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
         ToolCommand(name: "devices", usage: DevicesCommand.usage, run: DevicesCommand.run),
         ToolCommand(name: "record", usage: RecordCommand.usage, run: RecordCommand.run),

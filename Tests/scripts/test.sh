@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Flywheel with warnings as errors and runs every test. Installs what is missing first:
 # libevdev-dev, libgpiod-dev and pkg-config to build; mpd and sox for the MPD bridge tests, and
-# liblo-tools (oscdump), klick and jackd2 for the OSC bridge tests, and websocketd and chromium for
+# liblo-tools (oscdump), klick and jackd2 for the OSC bridge tests, mosquitto and mosquitto-clients
+# for the MQTT bridge tests, and websocketd and chromium for
 # the web page's test, and strace for the socket permission trace test (which skip, saying so, only where they cannot be installed; never with CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,6 +10,8 @@ source Tests/scripts/deps.sh
 flywheel_install mpd sox || echo "Could not install mpd and sox: the MPD bridge test will be skipped." >&2
 flywheel_install liblo-tools klick jackd2 ||
     echo "Could not install liblo-tools, klick and jackd2: the OSC receiver tests will be skipped." >&2
+flywheel_install mosquitto mosquitto-clients ||
+    echo "Could not install mosquitto and mosquitto-clients: the MQTT bridge tests will be skipped." >&2
 flywheel_install strace || echo "Could not install strace: the socket permission trace test will be skipped." >&2
 flywheel_install websocketd chromium ||
     echo "Could not install websocketd and chromium: the web page's test will be skipped." >&2

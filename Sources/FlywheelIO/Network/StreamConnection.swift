@@ -111,7 +111,12 @@ public final class StreamConnection {
 
     /// Queues `bytes` and a newline, and writes what the peer takes now.
     public func send(bytes: [UInt8]) throws(SystemError) {
-        guard queuedByteCount + bytes.count + 1 <= maximumQueuedBytes else {
+        try send(raw: bytes + [0x0A])
+    }
+
+    /// Queues `bytes` as they are (a binary protocol such as MQTT), and writes what the peer takes now.
+    public func send(raw bytes: [UInt8]) throws(SystemError) {
+        guard queuedByteCount + bytes.count <= maximumQueuedBytes else {
             throw SystemError(
                 function: "send", subject: address, errno: ENOBUFS,
                 hint: "It has not read the \(queuedByteCount) bytes already sent.")
@@ -121,7 +126,6 @@ public final class StreamConnection {
             outgoingStart = 0
         }
         outgoing.append(contentsOf: bytes)
-        outgoing.append(0x0A)
         if !isConnecting { try flush() }
     }
 
@@ -142,6 +146,20 @@ public final class StreamConnection {
     /// the loop), handing each complete line to `line`; false once the peer closed its side (the
     /// rest without a newline is then a last line).
     public func receive(maximumBytes: Int = 256 * 1024, _ line: (LineReader.Line) throws -> Void) rethrows -> Bool {
+        let open = try receive(rawMaximumBytes: maximumBytes) { bytes in
+            reader.append(bytes)
+            while let next = reader.next() { try line(next) }
+        }
+        if !open {
+            reader.finish()
+            while let next = reader.next() { try line(next) }
+        }
+        return open
+    }
+
+    /// Reads what is there as bytes (a binary protocol), at most `maximumBytes` this time, handing
+    /// each read to `bytes`; false once the peer closed its side (or reset it: ``lastError``).
+    public func receive(rawMaximumBytes maximumBytes: Int = 256 * 1024, _ bytes: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while total < maximumBytes {
@@ -151,21 +169,16 @@ public final class StreamConnection {
             } catch {
                 // A reset connection is the peer gone: the same as its end.
                 closed = true
-                reader.finish()
-                while let next = reader.next() { try line(next) }
                 lastError = error
                 return false
             }
             guard case .processed(let count) = result else { return true }
             if count == 0 {
                 closed = true
-                reader.finish()
-                while let next = reader.next() { try line(next) }
                 return false
             }
             total += count
-            reader.append(chunk[0..<count])
-            while let next = reader.next() { try line(next) }
+            try bytes(chunk[0..<count])
         }
         return true
     }
