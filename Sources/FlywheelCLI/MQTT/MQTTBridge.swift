@@ -213,11 +213,22 @@ final class MQTTBridge: SessionPart {
             }
             let name = control == "tempo/set" ? "tempo" : "volume"
             let key = name == "tempo" ? "bpm" : "volume"
-            daemon.send(JSONValue.object([("cmd", .string("set")), ("control", .string(name)), (key, .double(number))]).encoded())
+            commands[name] = JSONValue.object([("cmd", .string("set")), ("control", .string(name)), (key, .double(number))]).encoded()
         case "mode/set":
-            daemon.send(JSONValue.object([("cmd", .string("set")), ("control", .string("mode")), ("mode", .string(String(value.prefix(64))))]).encoded())
+            commands["mode"] = JSONValue.object([("cmd", .string("set")), ("control", .string("mode")), ("mode", .string(String(value.prefix(64))))]).encoded()
         default: break
         }
+        sendCommands()
+    }
+
+    /// The latest command for each control, not yet sent: a flood of `…/set` messages costs the
+    /// daemon one command a control at a time, the latest winning, never a queue.
+    private var commands: [String: String] = [:]
+
+    /// Sends the waiting commands while the daemon keeps up (less than 4 KiB unread).
+    func sendCommands() {
+        guard daemon.isConnected, (daemon.connection?.queuedByteCount ?? 0) < 4096 else { return }
+        for name in commands.keys.sorted() { daemon.send(commands.removeValue(forKey: name)!) }
     }
 
     // MARK: The loop
@@ -268,6 +279,7 @@ final class MQTTBridge: SessionPart {
     func run() throws(ToolError) {
         let loop = try SessionLoop()
         loop.parts = [daemon, self]
+        loop.beforePoll = { [unowned self] in sendCommands() }
         daemon.due(at: MonotonicClock.now())
         connect(at: MonotonicClock.now())
         try loop.run()
