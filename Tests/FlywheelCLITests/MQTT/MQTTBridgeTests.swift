@@ -50,15 +50,16 @@ struct MQTTBridgeTests {
         let state = try #require(Self.read(port, "flywheel/#", count: 5), "\(FaultyPeer.text(directory + "/bridge.err"))").sorted()
         #expect(state == ["flywheel/mode tempo", "flywheel/scrub/position 0", "flywheel/status online", "flywheel/tempo 120", "flywheel/volume 30"])
         let discovery = try #require(Self.read(port, "homeassistant/#", count: 3))
-        let configs = Dictionary(uniqueKeysWithValues: discovery.map { line in
+        var configs: [String: JSONValue] = [:]
+        for line in discovery {
             let space = line.firstIndex(of: " ")!
-            return (String(line[..<space]), try? JSONParser.parse(Array(line[line.index(after: space)...].utf8)))
-        })
-        let tempo = try #require(configs["homeassistant/number/flywheel_tempo/config"] ?? nil)
+            configs[String(line[..<space])] = try JSONParser.parse(Array(line[line.index(after: space)...].utf8))
+        }
+        let tempo = try #require(configs["homeassistant/number/flywheel_tempo/config"])
         #expect(tempo["command_topic"] == .string("flywheel/tempo/set") && tempo["min"]?.doubleValue == 20 && tempo["max"]?.doubleValue == 300)
         #expect(tempo["availability_topic"] == .string("flywheel/status") && tempo["unit_of_measurement"] == .string("BPM"))
-        #expect(configs["homeassistant/number/flywheel_volume/config"]??["max"]?.doubleValue == 100)
-        #expect(configs["homeassistant/select/flywheel_mode/config"]??["options"] == .array([.string("tempo"), .string("scrub")]))
+        #expect(configs["homeassistant/number/flywheel_volume/config"]?["max"]?.doubleValue == 100)
+        #expect(configs["homeassistant/select/flywheel_mode/config"]?["options"] == .array([.string("tempo"), .string("scrub")]))
 
         Self.publish(port, "flywheel/tempo/set", "96.5")
         Self.publish(port, "flywheel/mode/set", "scrub")
