@@ -5,7 +5,7 @@ struct BridgeOptionsTests {
     @Test("mpd, osc and midi name what is wrong")
     func badOptions() {
         #expect(ToolRun.run(["mpd", "--button", "BTN_0=dance"]).err
-                == "flywheel: --button takes BUTTON=ACTION with BUTTON as BTN_0…BTN_9 or a key code and ACTION one of play-pause, next, previous, stop, not 'BTN_0=dance'.\n")
+                == "flywheel: --button takes BUTTON=ACTION with BUTTON as BTN_0…BTN_9 or a key code and ACTION one of play-pause, next, previous, stop, mute, shuffle, repeat, not 'BTN_0=dance'.\n")
         #expect(ToolRun.run(["mpd", "--button", "KEY_A=next"]).status == 2)
         #expect(ToolRun.run(["osc"]).err == "flywheel: 'osc' needs --to HOST:PORT (where the OSC receiver listens).\n")
         #expect(ToolRun.run(["osc", "--to", "localhost"]).err == "flywheel: --to takes HOST:PORT with a port from 1 to 65535, not 'localhost'.\n")

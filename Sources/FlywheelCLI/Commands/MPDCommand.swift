@@ -9,7 +9,8 @@ enum MPDCommand {
             Drive MPD from flywheeld: keep the scrub control on the current song, seek when a scrub commits,
             set MPD's volume from the volume control (one setvol at a time, the latest winning) and read
             MPD's volume back; a tap of BUTTON (BTN_0…BTN_9 or a key code) does ACTION: play-pause, next,
-            previous or stop (--button may be repeated; --pause-button BUTTON is --button BUTTON=play-pause).
+            previous, stop, mute (volume 0, and back on the next tap), shuffle or repeat (MPD's random and
+            repeat, on and off) (--button may be repeated; --pause-button BUTTON is --button BUTTON=play-pause).
             MPD defaults to $MPD_HOST (PASSWORD@HOST sends MPD's password first) and $MPD_PORT, else
             localhost:6600. Resynchronises flywheeld from MPD whenever either side reconnects; keeps MPD's
             volume within flywheeld's volume cap. Reconnects to either side; exits on SIGTERM.

@@ -49,7 +49,11 @@ final class MPDBridge: SessionPart {
     var setvolCount = 0
     var needsSync = true
     var scrubActive = false
-    var playing = false
+    /// What the buttons need of MPD's state (playing, random, repeat), from its status.
+    var player = MPDTransport.Player()
+    var playing: Bool { player.playing }
+    /// While muted by a button: the volume to go back to.
+    var mutedFrom: Int?
     var lastSync: Nanoseconds = 0
 
     init(flywheel: String, mpd: MPDAddress, buttons: [Int: MPDTransport], log: @escaping (String) -> Void) {
@@ -116,13 +120,21 @@ final class MPDBridge: SessionPart {
         guard mpd.isQuiet else { return }
         if !pendingTransport.isEmpty {
             let action = pendingTransport.removeFirst()
-            mpd.command(action.command(playing: playing)) { [unowned self] answer in
+            if action == .mute { return mute(mpd) }
+            mpd.command(action.command(player)) { [unowned self] answer in
                 if case .refused(let ack) = answer { log("flywheel mpd: MPD refused \(action.rawValue): \(ack)") }
                 needsSync = true
             }
-            if action == .playPause { playing.toggle() } else if action == .stop { playing = false }
+            switch action {
+            case .playPause: player.playing.toggle()
+            case .stop: player.playing = false
+            case .shuffle: player.random.toggle()
+            case .repeat: player.repeating.toggle()
+            case .next, .previous, .mute: break
+            }
         } else if let volume = pendingVolume {
             pendingVolume = nil
+            mutedFrom = nil  // the knob turned: no longer muted
             guard mpdVolume != nil || !saidNoMixer else { return pump() }
             setvolCount += 1
             mpd.command("setvol \(volume)") { [unowned self] answer in
@@ -154,6 +166,24 @@ final class MPDBridge: SessionPart {
         }
     }
 
+    /// The mute button: volume 0, remembering MPD's; on the next tap, back to it.
+    func mute(_ mpd: MPDClient) {
+        let target: Int
+        if let from = mutedFrom {
+            target = from
+            mutedFrom = nil
+        } else {
+            guard let volume = mpdVolume, volume > 0 else { return }
+            mutedFrom = volume
+            target = 0
+        }
+        setvolCount += 1
+        mpd.command("setvol \(target)") { [unowned self] answer in
+            if case .refused(let ack) = answer { log("flywheel mpd: MPD refused setvol \(target) (mute): \(ack)") }
+            needsSync = true
+        }
+    }
+
     /// Reads MPD's status (and the song's length when the status lacks it), then tells flywheeld.
     func sync(_ mpd: MPDClient) {
         mpd.command("status") { [unowned self, unowned mpd] status in
@@ -175,7 +205,9 @@ final class MPDBridge: SessionPart {
     /// and, while the volume knob rests with nothing for MPD, MPD's volume (within the cap).
     func tell(_ status: MPDClient.Answer, duration: Double) {
         lastSync = MonotonicClock.now()
-        playing = status.value("state") == "play"
+        player.playing = status.value("state") == "play"
+        player.random = status.value("random") == "1"
+        player.repeating = status.value("repeat") == "1"
         let elapsed = status.value("elapsed").flatMap(Double.init) ?? 0
         let volume = status.value("volume").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
         mpdVolume = volume

@@ -6,14 +6,30 @@ enum MPDTransport: String, CaseIterable {
     case next
     case previous
     case stop
+    /// Volume 0, and back to where it was on the next tap (or when the knob turns).
+    case mute
+    /// MPD's `random` on and off.
+    case shuffle
+    /// MPD's `repeat` on and off.
+    case `repeat`
 
-    /// The MPD command, given whether it plays now.
-    func command(playing: Bool) -> String {
+    /// What MPD has now, as far as the buttons need it.
+    struct Player {
+        var playing = false
+        var random = false
+        var repeating = false
+    }
+
+    /// The MPD command, given the player's state (mute is the bridge's own: ``MPDBridge``).
+    func command(_ player: Player) -> String {
         switch self {
-        case .playPause: return playing ? "pause 1" : "play"
+        case .playPause: return player.playing ? "pause 1" : "play"
         case .next: return "next"
         case .previous: return "previous"
         case .stop: return "stop"
+        case .shuffle: return "random \(player.random ? 0 : 1)"
+        case .repeat: return "repeat \(player.repeating ? 0 : 1)"
+        case .mute: return ""
         }
     }
 

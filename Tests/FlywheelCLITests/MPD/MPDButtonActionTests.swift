@@ -1,0 +1,37 @@
+import FlywheelCore
+import Glibc
+import Testing
+
+/// The MPD bridge's toggles (issue 35, the navigator's buttons) against a real MPD: a button tapped
+/// twice turns mute, shuffle (`random`) or `repeat` on, then off.
+@Suite("flywheel mpd: mute, shuffle and repeat against a real MPD", .serialized)
+struct MPDButtonActionTests {
+    typealias Harness = MPDBridgeTests
+
+    @Test("two taps: on, then off, as MPD's own status says", .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"),
+          arguments: ["mute", "shuffle", "repeat"])
+    func toggle(_ action: String) throws {
+        let directory = Harness.prepareMPD(mixer: "software")
+        let mpd = try Harness.startMPD(directory)
+        defer { mpd.stop() }
+        let probe = try Harness.MPDProbe(directory + "/mpd.sock")
+        _ = probe.command("update")
+        #expect(Harness.eventually { probe.command("status")["updating_db"] == nil })
+        _ = probe.command("add tone.wav")
+        _ = probe.command("setvol 40")
+        let key = ["mute": "volume", "shuffle": "random", "repeat": "repeat"][action]!
+        let (off, on) = action == "mute" ? ("40", "0") : ("0", "1")
+        #expect(probe.command("status")[key] == off)
+
+        let (daemon, watcher, bridge) = try Harness.startBridge(
+            directory, configuration: "{ devices: [ { profile: 'ec11', control: 'volume' } ] }",
+            scenario: "mpd-two-taps.sim", mpd: directory + "/mpd.sock", bridgeArguments: ["--button", "BTN_0=\(action)"])
+        defer { _ = daemon.stop() }
+        defer { bridge.stop() }
+        #expect(watcher.next(where: { $0["class"]?.stringValue == "button" && $0["action"]?.stringValue == "tap" }) != nil)
+        #expect(Harness.eventually { probe.command("status")[key] == on }, "\(action) on: MPD's \(key) is \(probe.command("status")[key] ?? "?")")
+        #expect(watcher.next(where: { $0["class"]?.stringValue == "button" && $0["action"]?.stringValue == "tap" }) != nil)
+        #expect(Harness.eventually { probe.command("status")[key] == off }, "\(action) off: MPD's \(key) is \(probe.command("status")[key] ?? "?")")
+        #expect(bridge.stop() == 0)
+    }
+}
