@@ -62,7 +62,7 @@ final class MPDBridge: SessionPart {
         self.log = log
         daemon = DaemonLink(
             path: flywheel, name: "flywheel mpd",
-            request: [#"{"cmd":"watch","classes":["scrub","volume","button"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
+            request: [#"{"cmd":"watch","classes":["scrub","volume","button","navigate"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
         daemon.onLine = { [unowned self] in handle($0) }
         daemon.onConnected = { [unowned self] _ in
             flywheelVolume = nil  // read MPD's volume back into this daemon
@@ -273,6 +273,10 @@ final class MPDBridge: SessionPart {
         case "state":
             if let cap = message["volume"]?["cap"]?.doubleValue { volumeCap = Int(cap) }
             if let volume = message["volume"]?["volume"]?.doubleValue { flywheelVolume = Int(volume) }
+        case "navigate":
+            // The navigator's detents: next and previous, in order (16 at most waiting).
+            let steps = Int(max(-16, min(16, message["steps"]?.doubleValue ?? 0)))
+            for _ in 0..<abs(steps) where pendingTransport.count < 16 { pendingTransport.append(steps > 0 ? .next : .previous) }
         case "error":
             awaitingEcho = false  // a read-back refused: no echo will come
         case "button":

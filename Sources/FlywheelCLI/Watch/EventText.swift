@@ -61,6 +61,9 @@ struct EventText {
         case "volume": return ("volume", "\(number(m["volume"])) %  \(string("phase"))")
         case "scrub": return ("scrub", "\(clock(m["position"]?.doubleValue)) / \(clock(m["duration"]?.doubleValue))  \(string("phase"))")
         case "mode": return ("mode", "knobs that follow the mode now drive \(string("mode"))")
+        case "navigate":
+            let steps = Int(m["steps"]?.doubleValue ?? 0)
+            return ("navigate", steps >= 0 ? "next track\(steps > 1 ? " ×\(steps)" : "")" : "previous track\(steps < -1 ? " ×\(-steps)" : "")")
         case "button": return ("button", "\(keyName(m["code"])) \(string("action"))")
         case "frame": return ("frame", frame(m))
         case "device": return ("device", "\(string("action")): \(device(m))")

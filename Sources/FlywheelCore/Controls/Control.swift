@@ -6,6 +6,8 @@ public enum Control: String, Sendable, Hashable, CaseIterable {
     case scrub
     /// The playback volume, 0–100 up to a cap.
     case volume
+    /// The navigator: a detent is the next track, or the previous (no fling, no acceleration).
+    case navigate
 }
 
 /// Where a device's knob goes.

@@ -30,6 +30,11 @@ extension ControlEvent {
             let seqIndex = out.count
             out.field(#","mode":"#, name: control.wireName)
             return end(seqIndex, &out)
+        case .navigate(let steps, _):
+            out.write(#"{"class":"navigate","seq":"#)
+            let seqIndex = out.count
+            out.field(#","steps":"#, steps)
+            return end(seqIndex, &out)
         case .hint(let control, let direction, let peak, let duration, _):
             out.write(#"{"class":"hint","seq":"#)
             let seqIndex = out.count
@@ -121,6 +126,7 @@ extension Control {
         case .tempo: return #""tempo""#
         case .scrub: return #""scrub""#
         case .volume: return #""volume""#
+        case .navigate: return #""navigate""#
         }
     }
 }

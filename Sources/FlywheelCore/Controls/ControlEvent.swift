@@ -10,6 +10,8 @@ public enum ControlEvent: Sendable, Hashable {
     case scrub(phase: Scrubber.Phase, positionSeconds: Double, durationSeconds: Double, originSeconds: Double, timeNanoseconds: Nanoseconds)
     /// The active mode changed.
     case mode(Control, timeNanoseconds: Nanoseconds)
+    /// The navigator turned: `steps` tracks on (+) or back (−); a detent is a step.
+    case navigate(steps: Int, timeNanoseconds: Nanoseconds)
     /// Castro's tap hint: a tap on a touch strip pushed the control's bar `direction` (+1 towards
     /// the end, −1 towards the start), up to `peakDetents`, settling after `durationSeconds`.
     case hint(control: Control, direction: Int, peakDetents: Double, durationSeconds: Double, timeNanoseconds: Nanoseconds)
@@ -23,7 +25,7 @@ public enum ControlEvent: Sendable, Hashable {
     /// When it happened.
     public var timeNanoseconds: Nanoseconds {
         switch self {
-        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .frame(_, _, _, _, let t),
+        case .tempo(_, _, _, let t), .volume(_, _, let t), .scrub(_, _, _, _, let t), .mode(_, let t), .navigate(_, let t), .frame(_, _, _, _, let t),
             .hint(_, _, _, _, let t), .switchFrame(_, _, _, let t): return t
         }
     }
@@ -47,6 +49,7 @@ public enum ControlEvent: Sendable, Hashable {
         case .volume: return .volume
         case .scrub: return .scrub
         case .mode: return .mode
+        case .navigate: return .navigate
         case .frame, .switchFrame: return .frame
         case .hint: return .hint
         }
@@ -66,6 +69,8 @@ public enum ControlEvent: Sendable, Hashable {
             ]
         case .mode(let control, _):
             return [("mode", .string(control.rawValue))]
+        case .navigate(let steps, _):
+            return [("steps", .int(steps))]
         case .hint(let control, let direction, let peak, let duration, _):
             return [
                 ("control", .string(control.rawValue)), ("direction", .int(direction)), ("peak", .double(Self.round(peak))),

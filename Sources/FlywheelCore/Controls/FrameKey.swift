@@ -2,6 +2,8 @@
 /// control, or the N-way mode switch. Its raw value is the frame's `control` on the wire.
 public enum FrameKey: String, Sendable, Hashable {
     case tempo, scrub, volume
+    /// The navigator (which makes no frames: it has no motion).
+    case navigate
     /// The mode switch (its snap between segments).
     case mode
 
@@ -12,6 +14,7 @@ public enum FrameKey: String, Sendable, Hashable {
         case .tempo: self = .tempo
         case .scrub: self = .scrub
         case .volume: self = .volume
+        case .navigate: self = .navigate
         }
     }
 }

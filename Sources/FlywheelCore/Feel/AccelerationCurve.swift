@@ -77,7 +77,7 @@ public struct AccelerationCurve: Sendable, Hashable {
     public static func standard(for control: Control) -> AccelerationCurve {
         switch control {
         case .tempo, .volume: return .gentle
-        case .scrub: return .off
+        case .scrub, .navigate: return .off  // the navigator: a detent is a track, however fast
         }
     }
 

@@ -49,6 +49,8 @@ public struct DaemonCore: Sendable {
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
     var heldControl: Control?
+    /// The navigator: detents are tracks.
+    public private(set) var navigate = NavigateControl()
     /// Whether a `hold-fine` button is held: knobs move finely.
     public private(set) var fineHeld = false
     /// A finger on a touch strip, from its touch-down to its lift.
@@ -129,6 +131,7 @@ public struct DaemonCore: Sendable {
             tempo.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fineHeld, into: &events)
         case .volume:
             volume.move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fineHeld, into: &events)
+        case .navigate: events.append(contentsOf: navigate.move(by: detents, at: time, device: device))
         case nil: break
         }
         for position in start..<events.count { outbox.append(events[position]) }
@@ -164,6 +167,7 @@ public struct DaemonCore: Sendable {
         case .scrub: events += scrub.lift(at: time, device: device)
         case .tempo: events += tempo.lift(at: time, device: device)
         case .volume: events += volume.lift(at: time, device: device)
+        case .navigate: navigate.lift(device: device)
         case nil: break
         }
         if let touch, touch.isTap(liftedAt: time), control(for: route) == .scrub {

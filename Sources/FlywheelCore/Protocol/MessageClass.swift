@@ -1,9 +1,9 @@
 /// The class of a message the daemon sends (its `class` field), and who receives it.
 public enum MessageClass: String, Sendable, Hashable, CaseIterable {
-    case hello, state, tempo, volume, scrub, mode, frame, button, device, gap, hint, error, pong, watch, tap
+    case hello, state, tempo, volume, scrub, mode, frame, button, device, gap, hint, error, pong, watch, tap, navigate
 
     /// The classes a client chooses with `watch`; the others are replies and errors.
-    public static let watchable: [MessageClass] = [.tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame]
+    public static let watchable: [MessageClass] = [.tempo, .volume, .scrub, .mode, .navigate, .button, .device, .gap, .hint, .frame]
 
     /// This class's bit in a ``Subscription/classMask``.
     public var bit: UInt32 {
@@ -23,6 +23,7 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
         case .pong: return 1 << 12
         case .watch: return 1 << 13
         case .tap: return 1 << 14
+        case .navigate: return 1 << 15
         }
     }
 
@@ -30,7 +31,7 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
     /// (A switch, not a search of ``watchable``: asked for every message and client.)
     public var isAlwaysDelivered: Bool {
         switch self {
-        case .tempo, .volume, .scrub, .mode, .button, .device, .gap, .hint, .frame: return false
+        case .tempo, .volume, .scrub, .mode, .navigate, .button, .device, .gap, .hint, .frame: return false
         case .hello, .state, .error, .pong, .watch, .tap: return true
         }
     }

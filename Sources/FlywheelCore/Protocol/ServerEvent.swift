@@ -46,7 +46,8 @@ public enum ServerEvent: Sendable, Hashable {
             return [
                 ("protocol", .int(DaemonCore.protocolVersion)), ("minor", .int(DaemonCore.protocolMinorVersion)),
                 ("version", .string(version)),
-                ("controls", .array((Control.allCases.map(\.rawValue) + ["mode"]).map(JSONValue.string))),
+                // The controls a client may `set` (the navigator has no value to set: its detents are events).
+                ("controls", .array((Control.allCases.filter { $0 != .navigate }.map(\.rawValue) + ["mode"]).map(JSONValue.string))),
                 ("devices", .array(devices.map(\.json))),
             ]
         case .state(let state): return state.fields

@@ -72,7 +72,7 @@ struct WatchForPeopleTests {
         #expect(try WatchClasses("frame").wantsFrames)
         let bogus = ToolRun.run(["watch", "--classes", "tempo,bogus", "--socket", "/nonexistent/flywheel.sock"])
         #expect(bogus.status == 2)
-        #expect(bogus.err == "flywheel: --classes takes names from tempo, volume, scrub, mode, button, device, gap, hint, frame, not 'bogus'.\n")
+        #expect(bogus.err == "flywheel: --classes takes names from tempo, volume, scrub, mode, navigate, button, device, gap, hint, frame, not 'bogus'.\n")
         let onlyReplies = ToolRun.run(["watch", "--classes", "pong", "--socket", "/nonexistent/flywheel.sock"])
         #expect(onlyReplies.status == 2)
     }

@@ -138,7 +138,7 @@ struct FlywheelConfigurationTests {
             ("{ devices: {} }", "line 1: key 'devices' must be a list of devices, got an object."),
             ("{ devices: [\n { name: 'x' } ] }", "line 2: key 'devices[0].profile' is missing: name the device's hardware/ profile, such as \"ec11\"."),
             ("{ devices: [ { profile: 'ec11', path: 'event3' } ] }", "line 1: key 'devices[0].path' must be a device node under /dev/, got \"event3\"."),
-            ("{ devices: [ { profile: 'ec11', control: 'pitch' } ] }", "line 1: key 'devices[0].control' must be one of \"mode\", \"tempo\", \"scrub\", \"volume\", \"switch\", got \"pitch\"."),
+            ("{ devices: [ { profile: 'ec11', control: 'pitch' } ] }", "line 1: key 'devices[0].control' must be one of \"mode\", \"tempo\", \"scrub\", \"volume\", \"navigate\", \"switch\", got \"pitch\"."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip0', a: 17 } } ] }", "line 1: key 'devices[0].gpio.b' is missing: give a line offset or name."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: 'c', a: -1, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a line offset (a whole number) or a line name, got -1."),
             ("{ devices: [ { profile: 'ec11', gpio: { chip: '', a: 17, b: 27 } } ] }", "line 1: key 'devices[0].gpio.chip' must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header."),
