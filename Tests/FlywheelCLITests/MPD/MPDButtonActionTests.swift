@@ -8,16 +8,22 @@ import Testing
 struct MPDButtonActionTests {
     typealias Harness = MPDBridgeTests
 
-    @Test("two taps: on, then off, as MPD's own status says", .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"),
-          arguments: ["mute", "shuffle", "repeat"])
-    func toggle(_ action: String) throws {
+    /// A real MPD with a software mixer and `songs` copies of the tone in its playlist, and a probe.
+    static func player(songs: Int) throws -> (String, Harness.Background, Harness.MPDProbe) {
         let directory = Harness.prepareMPD(mixer: "software")
         let mpd = try Harness.startMPD(directory)
-        defer { mpd.stop() }
         let probe = try Harness.MPDProbe(directory + "/mpd.sock")
         _ = probe.command("update")
         #expect(Harness.eventually { probe.command("status")["updating_db"] == nil })
-        _ = probe.command("add tone.wav")
+        for _ in 0..<songs { _ = probe.command("add tone.wav") }
+        return (directory, mpd, probe)
+    }
+
+    @Test("two taps: on, then off, as MPD's own status says", .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"),
+          arguments: ["mute", "shuffle", "repeat"])
+    func toggle(_ action: String) throws {
+        let (directory, mpd, probe) = try Self.player(songs: 1)
+        defer { mpd.stop() }
         _ = probe.command("setvol 40")
         let key = ["mute": "volume", "shuffle": "random", "repeat": "repeat"][action]!
         let (off, on) = action == "mute" ? ("40", "0") : ("0", "1")
@@ -38,13 +44,8 @@ struct MPDButtonActionTests {
     @Test("a knob configured as the navigator: +2 detents are two next, −1 a previous, as MPD's own song index says",
           .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"))
     func navigator() throws {
-        let directory = Harness.prepareMPD(mixer: "software")
-        let mpd = try Harness.startMPD(directory)
+        let (directory, mpd, probe) = try Self.player(songs: 4)
         defer { mpd.stop() }
-        let probe = try Harness.MPDProbe(directory + "/mpd.sock")
-        _ = probe.command("update")
-        #expect(Harness.eventually { probe.command("status")["updating_db"] == nil })
-        for _ in 0..<4 { _ = probe.command("add tone.wav") }
         _ = probe.command("play 0")
         #expect(probe.command("status")["song"] == "0")
 
