@@ -357,15 +357,17 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     /// The action `key` names: `mode`, `tap`, `none`, or (with `hold`) `hold-tempo`, `hold-scrub`,
-    /// `hold-volume`, `hold-fine`.
+    /// `hold-volume`, `hold-fine`, `<control>+` and `<control>-` (a step, repeated while held).
     static func buttonAction(_ reader: ConfigReader, _ key: String, default fallback: String, hold: Bool = true) throws(FileLineError) -> ButtonAction {
-        let holds = hold ? Control.allCases.map { "hold-" + $0.rawValue } + ["hold-fine"] : []
+        let holds = hold ? Control.allCases.map { "hold-" + $0.rawValue } + ["hold-fine"] + Control.allCases.flatMap { [$0.rawValue + "+", $0.rawValue + "-"] } : []
         let action = try reader.choice(key, ["mode", "tap", "none"] + holds, default: fallback)
         switch action {
         case "tap": return .tap
         case "mode": return .mode
         case "none": return ButtonAction.none
         case "hold-fine": return .holdFine
+        case let name where name.hasSuffix("+") || name.hasSuffix("-"):
+            return Control(rawValue: String(name.dropLast())).map { ButtonAction.step($0, name.hasSuffix("+") ? 1 : -1) } ?? .mode
         default: return Control(rawValue: String(action.dropFirst(5))).map(ButtonAction.hold) ?? .mode
         }
     }

@@ -90,6 +90,7 @@ extension DaemonCore {
     /// already made still act when their double-press time has passed.
     public mutating func forgetPresses(of device: DeviceIdentity) {
         buttonPresses.down = buttonPresses.down.filter { $0.key.device != device }
+        forgetRepeats(of: device)
     }
 
     /// The taps whose double-press time has passed by `time`, each at its due time, merged in time
@@ -116,7 +117,7 @@ extension DaemonCore {
         switch action {
         case .mode: return [tapMode(at: time)]
         case .tap: return handle(.tap, at: time).broadcast
-        case .hold, .holdFine, .none: return []
+        case .hold, .holdFine, .step, .none: return []
         }
     }
 }

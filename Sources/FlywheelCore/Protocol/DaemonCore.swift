@@ -7,6 +7,8 @@ public enum ButtonAction: Sendable, Hashable {
     case tap
     /// Press-and-turn: while held, the knob drives this control.
     case hold(Control)
+    /// A step of the control (+1 or −1) at the press, repeated while held (`volume+`, `volume-`).
+    case step(Control, Int)
     /// Fine control while held: a detent of any knob is a tenth of a step (the tempo 0.1 BPM, the
     /// scrub a tenth of its resolution, the volume 1 %), with no fling and no acceleration.
     case holdFine
@@ -19,7 +21,7 @@ extension ButtonAction {
     /// Whether it lasts as long as the press (`hold-*`).
     public var isHold: Bool {
         switch self {
-        case .hold, .holdFine: return true
+        case .hold, .holdFine, .step: return true
         case .mode, .tap, .none: return false
         }
     }
@@ -51,6 +53,8 @@ public struct DaemonCore: Sendable {
     var heldControl: Control?
     /// The navigator: detents are tracks.
     public private(set) var navigate = NavigateControl()
+    /// Buttons that step a control, held down.
+    var buttonRepeats = ButtonRepeats()
     /// Whether a `hold-fine` button is held: knobs move finely.
     public private(set) var fineHeld = false
     /// A finger on a touch strip, from its touch-down to its lift.
@@ -210,6 +214,8 @@ public struct DaemonCore: Sendable {
             // Push-and-turn fine: while held, every knob moves a tenth of a step a detent.
             fineHeld = pressed
             return messages
+        case .step(let control, let direction):
+            return messages + stepButton(ButtonKey(device: device, code: code), control, direction, pressed: pressed, at: time)
         }
         if pressed {
             pressedAt[code] = time
@@ -252,6 +258,12 @@ public struct DaemonCore: Sendable {
 
     /// ``advance(to:)``, its messages added to `outbox`.
     public mutating func advance(to time: Nanoseconds, into outbox: Outbox) {
+        if buttonRepeats.nextDeadline != nil { advanceRepeats(to: time, into: outbox) }
+        advanceControls(to: time, into: outbox)
+    }
+
+    /// ``advance(to:into:)`` but the held buttons' repeats.
+    mutating func advanceControls(to time: Nanoseconds, into outbox: Outbox) {
         var (events, start) = controlEvents.take()
         advanceEvents(to: time, into: &events)
         if let due = buttonPresses.nextDeadline, due <= time {
@@ -285,7 +297,9 @@ public struct DaemonCore: Sendable {
     @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Without building an array: asked at every step and wake-up.
-        Pipeline.earliest(Pipeline.earliest(Pipeline.earliest(tempo.nextDeadline, scrub.nextDeadline), volume.nextDeadline), buttonPresses.nextDeadline)
+        Pipeline.earliest(
+            Pipeline.earliest(Pipeline.earliest(Pipeline.earliest(tempo.nextDeadline, scrub.nextDeadline), volume.nextDeadline), buttonPresses.nextDeadline),
+            buttonRepeats.nextDeadline)
     }
 
     /// Frames of the controls in motion at `time`.
