@@ -35,6 +35,9 @@ final class MPDBridge: SessionPart {
     /// The volume flywheeld last reported, and its cap (from its `state`).
     var flywheelVolume: Int?
     var volumeCap = 100
+    /// Whether this connection's `state` has come (the cap is known): MPD's volume is not read back
+    /// before it, or a volume above the cap would be offered, refused, and taken as agreed.
+    var knowsCap = false
     /// MPD's mixer volume; nil when MPD has no mixer (said once per connection).
     var mpdVolume: Int?
     /// MPD's volume as last agreed with flywheeld (set by the knob or read back): MPD's volume is
@@ -67,6 +70,7 @@ final class MPDBridge: SessionPart {
         daemon.onConnected = { [unowned self] _ in
             flywheelVolume = nil  // read MPD's volume back into this daemon
             agreedVolume = nil
+            knowsCap = false
             awaitingEcho = false
             needsSync = true
             log("flywheel mpd: connected to flywheeld at \(flywheel).")
@@ -216,7 +220,7 @@ final class MPDBridge: SessionPart {
         var fields: [(String, JSONValue)] = [("cmd", .string("set")), ("control", .string("scrub")), ("duration", .double(max(0, duration)))]
         if !scrubActive { fields.append(("position", .double(min(max(0, elapsed), max(0, duration))))) }
         daemon.send(JSONValue.object(fields).encoded())
-        if let volume, !volumeTurning, pendingVolume == nil, volume != agreedVolume, volume != flywheelVolume {
+        if let volume, knowsCap, !volumeTurning, pendingVolume == nil, volume != agreedVolume, volume != flywheelVolume {
             if volume > volumeCap {
                 // flywheeld cannot hold a volume above its cap: MPD comes down to it, said once.
                 pendingVolume = volumeCap
@@ -272,13 +276,19 @@ final class MPDBridge: SessionPart {
             pendingVolume = volume == mpdVolume || (mpdVolume == nil && saidNoMixer) ? nil : volume
         case "state":
             if let cap = message["volume"]?["cap"]?.doubleValue { volumeCap = Int(cap) }
+            if !knowsCap {
+                knowsCap = true
+                needsSync = true  // MPD's volume, now that the cap is known
+            }
             if let volume = message["volume"]?["volume"]?.doubleValue { flywheelVolume = Int(volume) }
         case "navigate":
             // The navigator's detents: next and previous, in order (16 at most waiting).
             let steps = Int(max(-16, min(16, message["steps"]?.doubleValue ?? 0)))
             for _ in 0..<abs(steps) where pendingTransport.count < 16 { pendingTransport.append(steps > 0 ? .next : .previous) }
         case "error":
-            awaitingEcho = false  // a read-back refused: no echo will come
+            // A read-back refused: no echo will come, and MPD's volume is not agreed.
+            if awaitingEcho { agreedVolume = nil }
+            awaitingEcho = false
         case "button":
             guard message["action"]?.stringValue == "tap", let code = message["code"]?.doubleValue, let action = buttons[Int(code)] else { return }
             if pendingTransport.count < 16 { pendingTransport.append(action) }

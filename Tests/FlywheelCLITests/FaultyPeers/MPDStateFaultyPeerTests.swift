@@ -75,6 +75,28 @@ struct MPDStateFaultyPeerTests {
         FaultyPeer.expectStopsPromptly(bridge, "flywheel mpd")
     }
 
+    @Test("case 7, the order reversed: MPD's status before flywheeld's state (the daemon stopped a moment) still brings MPD within the cap")
+    func volumeCapBeforeState() throws {
+        let directory = FaultyPeer.temporaryDirectory()
+        let fake = try FakeMPD(.player, player: .init(volume: 80))
+        defer { fake.stop() }
+        let config = directory + "/flywheel.json5"
+        RepositoryPaths.write("{ controls: { volume: { cap: 60 } } }\n", to: config)
+        let daemon = try DaemonProcess(["--config", config])
+        defer { _ = daemon.stop() }
+        // The daemon stopped: the bridge's connection waits in its backlog and its `get` unanswered,
+        // while MPD answers at once. (Under emulation this order came by itself, and MPD stayed at 80:
+        // the read-back of 80 was refused by the cap and then taken as agreed.)
+        kill(daemon.pid, SIGSTOP)
+        let bridge = try Self.bridge(daemon.socketPath, directory, mpd: fake.address)
+        defer { bridge.forceStop() }
+        #expect(FaultyPeer.eventually { fake.record.commands.joined().contains { $0.hasPrefix("status") } }, "the bridge asked MPD's status")
+        kill(daemon.pid, SIGCONT)
+        #expect(FaultyPeer.eventually { (fake.state.volume ?? 100) <= 60 },
+                "MPD at \(fake.state.volume ?? -1) with the cap at 60; setvol \(fake.record.setvols); \(FaultyPeer.text(directory + "/bridge.err"))")
+        FaultyPeer.expectStopsPromptly(bridge, "flywheel mpd")
+    }
+
     @Test("case 8: a setvol MPD refuses is reported with MPD's own ACK, not as 'has no mixer'")
     func namesMPDsAck() throws {
         let directory = FaultyPeer.temporaryDirectory()
