@@ -149,7 +149,9 @@ public final class MPDClient {
             if revents & Int16(POLLOUT) != 0 { try connection.flush() }
         } catch { return fail(error.description) }
         guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
-        let open = connection.receive { line in handle(line) }
+        // 64 KiB a turn: MPD's answers are short, and a flooding peer costs one line's worth before
+        // it is dropped.
+        let open = connection.receive(maximumBytes: 65_536) { line in handle(line) }
         if !open { fail(connection.lastError?.description ?? "it closed the connection") }
     }
 }

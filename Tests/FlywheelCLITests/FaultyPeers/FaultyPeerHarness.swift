@@ -18,8 +18,10 @@ enum FaultyPeer {
     /// under qemu-user, where a bridge's RSS is mostly the emulator's own and its code cache.
     static let rssLimitKilobytes = 20 * 1024
     static let emulated = getenv("FLYWHEEL_LANE").map { String(cString: $0) } == "arm64"
-    /// Issue 33: "its CPU near zero": under 10 % of one core over the window measured.
-    static let cpuLimit = 0.10
+    /// Issue 33: "its CPU near zero": under 10 % of one core over the window measured (0.0 % on
+    /// the host with the release build). Under qemu-user every instruction is translated, and a
+    /// reconnection that reads a flooding peer's 64 KiB costs an emulated 10 % or so: 30 % there.
+    static let cpuLimit = emulated ? 0.30 : 0.10
 
     static func temporaryDirectory() -> String {
         var template = Array("/tmp/flywheel-faulty-XXXXXX".utf8CString)
@@ -98,7 +100,7 @@ enum FaultyPeer {
     /// Expects `usage` within the issue's memory and CPU bounds.
     static func expectFrugal(_ usage: Usage, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         if !emulated { #expect(usage.peakKilobytes < rssLimitKilobytes, "\(what): \(usage); RSS bound 20 MB", sourceLocation: sourceLocation) }
-        #expect(usage.cpuShare < cpuLimit, "\(what): \(usage); CPU bound 10 % of a core", sourceLocation: sourceLocation)
+        #expect(usage.cpuShare < cpuLimit, "\(what): \(usage); CPU bound \(Int(cpuLimit * 100)) % of a core", sourceLocation: sourceLocation)
     }
 
     /// Whether `pid` sleeps in a write to a pipe or FIFO (its kernel wait channel), or in the write system call.
