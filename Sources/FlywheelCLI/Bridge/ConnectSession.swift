@@ -45,6 +45,10 @@ final class ConnectSession {
         }
         try daemon.connectNow()
         loop.parts = [daemon, output, input, DrainTimer(session: self)]
+        loop.beforePoll = { [unowned self] in
+            balance()
+            finishIfDrained()
+        }
     }
 
     func run() throws(ToolError) {
@@ -101,15 +105,11 @@ final class ConnectSession {
         if answered >= sent, output.isEmpty { loop.stop() }
     }
 
-    /// The drain's deadline, and the flow control, as a part of the loop.
+    /// The drain's deadline as a part of the loop.
     final class DrainTimer: SessionPart {
         unowned let session: ConnectSession
         init(session: ConnectSession) { self.session = session }
-        var pollRequest: pollfd? {
-            session.balance()
-            session.finishIfDrained()
-            return nil
-        }
+        var pollRequest: pollfd? { nil }
         var deadline: Nanoseconds? { session.drainUntil }
         func ready(fd: Int32, revents: Int16, at now: Nanoseconds) {}
         func due(at now: Nanoseconds) {

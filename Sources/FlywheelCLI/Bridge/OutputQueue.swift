@@ -69,6 +69,8 @@ final class InputLines: SessionPart {
     let fd: Int32
     let name: String
     var reader: LineReader
+    /// The buffer each read goes into (made once).
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     var paused = false
     var onLine: (LineReader.Line) -> Void = { _ in }
     var onEnd: () -> Void = {}
@@ -84,9 +86,8 @@ final class InputLines: SessionPart {
 
     func ready(fd: Int32, revents: Int16, at now: Nanoseconds) {
         guard !ended else { return }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         // poll said readable (or hung up): one read returns what is there without waiting.
-        let count = (try? Syscall.call("read", name) { read(self.fd, &chunk, chunk.count) }) ?? 0
+        let count = (try? Syscall.call("read", name) { chunk.withUnsafeMutableBytes { read(self.fd, $0.baseAddress, $0.count) } }) ?? 0
         if count == 0 {
             ended = true
             reader.finish()

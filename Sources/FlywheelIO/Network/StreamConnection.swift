@@ -20,6 +20,8 @@ public final class StreamConnection {
     private var outgoingStart = 0
     /// The most bytes the queue holds before the peer counts as not reading.
     public let maximumQueuedBytes: Int
+    /// The buffer each read goes into (made once: a bridge reads at every wake).
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// Whether the peer closed its side.
     public private(set) var closed = false
 
@@ -161,7 +163,6 @@ public final class StreamConnection {
     /// each read to `bytes`; false once the peer closed its side (or reset it: ``lastError``).
     public func receive(rawMaximumBytes maximumBytes: Int = 256 * 1024, _ bytes: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
         var total = 0
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while total < maximumBytes {
             let result: IOResult<Int>
             do {
