@@ -13,10 +13,9 @@ public final class Daemon {
     let loop: EventLoop
     let server: SocketServer
     let signals: SignalSource
-    /// The pipeline and the messages of a turn are not checked for exclusivity at run time: the
-    /// daemon is one thread, and the pipeline is pure (while it works it reaches nothing that
-    /// could reach it again); the checks were four `swift_beginAccess` a wake-up.
-    @exclusivity(unchecked) var pipeline: Pipeline
+    /// The controls, and the one sink of their messages (its outbox, emptied after each turn:
+    /// a turn allocates nothing for its messages).
+    let pipeline: Pipeline
     let timeline: InputTimeline?
     /// The timeline's items as a playback plays them, made once at start (not when clients come).
     let timelineItems: [(timeNanoseconds: Nanoseconds, action: DeviceInput.Action)]
@@ -28,9 +27,6 @@ public final class Daemon {
     var nextWatchdog: Nanoseconds?
     /// systemd passed the listening socket (socket activation): the configured path is not made.
     let socketPassed: Bool
-    /// The pipeline's messages of one turn, on their way to the clients (kept from turn to turn:
-    /// a turn allocates nothing for its messages).
-    let outbox = Outbox()
     /// The sentence said once at start (unless `--quiet`): where it listens and what it serves.
     let banner: DaemonBanner
 
@@ -133,12 +129,13 @@ public final class Daemon {
     func wire() throws(ToolError) {
         if let manager {
             manager.onInput = { [unowned self] device, inputs in
-                self.pipeline.input(inputs, from: device, into: self.outbox)
+                self.pipeline.input(inputs, from: device)
                 self.deliver()
                 self.schedule()
             }
             manager.onChange = { [unowned self] change, device, time in
-                self.server.broadcast(self.pipeline.deviceChanged(change, device, at: time))
+                self.pipeline.deviceChanged(change, device, at: time)
+                self.deliver()
                 self.schedule()
             }
             manager.onProblem = { sentence in Self.say(sentence) }
@@ -167,25 +164,22 @@ public final class Daemon {
             items: timelineItems,
             endNanoseconds: options.loop ? timeline.loopPeriodNanoseconds : timeline.endNanoseconds, device: device,
             loops: options.loop, start: MonotonicClock.now())
-        server.broadcast(pipeline.play(playback))
+        pipeline.play(playback)
+        deliver()
     }
 
     /// Arms the timer for the earliest deadline of anything.
-    func schedule() { schedule(pipelineDeadline: Self.nextDeadline(of: &pipeline)) }
+    func schedule() { schedule(pipelineDeadline: pipeline.nextDeadline) }
 
     /// ``schedule()`` with the pipeline's next deadline known (an advance just worked it out).
     func schedule(pipelineDeadline: Nanoseconds?) {
-        // Without building an array, and the pipeline asked in place (not copied out of the daemon).
+        // Without building an array.
         var earliest = Pipeline.earliest(pipelineDeadline, nextWatchdog)
         if let manager {
             earliest = Pipeline.earliest(earliest, manager.nextDeadline)
             if let nextBeat, !manager.openDevices.isEmpty { earliest = Pipeline.earliest(earliest, nextBeat) }
         }
         loop.arm(at: earliest)
-    }
-
-    static func nextDeadline(of pipeline: inout Pipeline) -> Nanoseconds? {
-        pipeline.nextDeadlineInPlace()
     }
 
     func wake() {
@@ -196,7 +190,7 @@ public final class Daemon {
             let period = Nanoseconds(60e9 / max(1, pipeline.core.tempo.bpm.value))
             nextBeat = beat + period * max(1, (now - beat) / period + 1)
         }
-        let pipelineDeadline = pipeline.advance(to: now, into: outbox)
+        let pipelineDeadline = pipeline.advance(to: now)
         let wantedFrames = pipeline.wantsFrames
         deliver()
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
@@ -204,13 +198,13 @@ public final class Daemon {
             nextWatchdog = now + interval
         }
         // The advance's deadline holds unless the sending dropped the last client that wanted frames.
-        schedule(pipelineDeadline: pipeline.wantsFrames == wantedFrames ? pipelineDeadline : Self.nextDeadline(of: &pipeline))
+        schedule(pipelineDeadline: pipeline.wantsFrames == wantedFrames ? pipelineDeadline : pipeline.nextDeadline)
     }
 
-    /// Broadcasts the outbox and empties it, keeping its room.
+    /// Broadcasts the pipeline's outbox and empties it, keeping its room.
     func deliver() {
-        server.broadcast(outbox)
-        outbox.removeAll()
+        server.broadcast(pipeline.outbox)
+        pipeline.outbox.removeAll()
     }
 
     func handleSignals() {
@@ -231,7 +225,8 @@ public final class Daemon {
             for notice in ConfigurationWarnings.notices(in: reloaded) { Self.say("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(MonotonicClock.now(), pipeline.time)
-            server.broadcast(pipeline.advance(to: now))
+            pipeline.advance(to: now)
+            deliver()
             let (next, ended) = pipeline.core.reloaded(with: reloaded, at: now)
             pipeline.core = next
             server.broadcast(ended)

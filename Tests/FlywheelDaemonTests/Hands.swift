@@ -64,13 +64,14 @@ enum Hands {
         let core = DaemonCore(
             scrubber: Scrubber(durationSeconds: durationSeconds, positionSeconds: positionSeconds), modes: [control],
             framesPerSecond: framesPerSecond)
-        var pipeline = Pipeline(core: core)
+        let pipeline = Pipeline(core: core)
         pipeline.wantsFrames = framesPerSecond > 0
         let device = InputDevice(name: timeline.deviceName, path: "hands.sim", kind: timeline.kind, route: .pinned(control))
         let playback = Playback(
             items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
             loops: false, start: 0)
-        let messages = pipeline.play(playback) + pipeline.runToEnd()
+        pipeline.play(playback)
+        let messages = pipeline.runToEnd()
         let knobInputs = timeline.items.filter { if case .knob = $0.item { return true } else { return false } }
         return Run(
             simulation: simulation,
@@ -113,11 +114,12 @@ extension Hands {
         let core = DaemonCore(
             scrubber: Scrubber(durationSeconds: durationSeconds, positionSeconds: positionSeconds), modes: modes,
             framesPerSecond: framesPerSecond)
-        var pipeline = Pipeline(core: core)
+        let pipeline = Pipeline(core: core)
         pipeline.wantsFrames = framesPerSecond > 0
         var messages: [ServerMessage] = []
         for input in inputs {
-            messages += pipeline.input([DeviceInput(input.action, at: input.time)], from: hands[input.hand].device)
+            pipeline.input([DeviceInput(input.action, at: input.time)], from: hands[input.hand].device)
+            messages += pipeline.takeMessages()
         }
         messages += pipeline.runToEnd()
         let knobInputs = inputs.filter { if case .knob = $0.action { return true } else { return false } }

@@ -80,11 +80,12 @@ enum ReplayCommand {
     /// (frames included when the core has a frame rate): what a client watching every class,
     /// with frames, receives.
     static func messages(_ timeline: InputTimeline, device: InputDevice, core: DaemonCore) -> [ServerMessage] {
-        var pipeline = Pipeline(core: core)
+        let pipeline = Pipeline(core: core)
         pipeline.wantsFrames = core.framesPerSecond > 0
         let playback = Playback(
             items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
             loops: false, start: 0)
-        return pipeline.play(playback) + pipeline.runToEnd()
+        pipeline.play(playback)
+        return pipeline.runToEnd()
     }
 }

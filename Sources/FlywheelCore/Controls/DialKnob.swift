@@ -81,16 +81,7 @@ public struct DialKnob: Sendable {
 
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
     /// `acceleration`: the device's own curve, nil for the dial's).
-    public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil
-    ) -> [Step] {
-        var steps: [Step] = []
-        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, into: &steps) { $0 }
-        return steps
-    }
-
-    /// ``move(by:at:touching:device:inertia:acceleration:)``, each step appended to `out` as `make` makes it.
+    /// Each step is appended to `out` as `make` makes it.
     public mutating func move<Output>(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, fineUnits: Int? = nil, into out: inout [Output], _ make: (Step) -> Output
@@ -107,13 +98,7 @@ public struct DialKnob: Sendable {
     }
 
     /// A touch lifted from the knob of `device`.
-    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [Step] {
-        var steps: [Step] = []
-        lift(at: time, device: device, into: &steps) { $0 }
-        return steps
-    }
-
-    /// ``lift(at:device:)``, each step appended to `out` as `make` makes it.
+    /// Each step is appended to `out` as `make` makes it.
     public mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
         var (events, start) = groupEvents.take()
         knobs.lift(device: device, at: time, into: &events)
@@ -122,13 +107,7 @@ public struct DialKnob: Sendable {
     }
 
     /// Brings the knobs to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [Step] {
-        var steps: [Step] = []
-        advance(to: time, into: &steps) { $0 }
-        return steps
-    }
-
-    /// ``advance(to:)``, each step appended to `out` as `make` makes it.
+    /// Each step is appended to `out` as `make` makes it.
     public mutating func advance<Output>(to time: Nanoseconds, into out: inout [Output], _ make: (Step) -> Output) {
         guard let due = knobs.nextDeadline, due <= time else { return }  // nothing due (``KnobGroup/advance(to:into:)``)
         var (events, start) = groupEvents.take()
@@ -140,8 +119,7 @@ public struct DialKnob: Sendable {
     /// The knobs' events of one turn (taken out while the knobs append to it).
     var groupEvents = TurnBuffer<KnobGroup.Event>()
 
-    /// When to call ``advance(to:)`` next; nil at rest.
-    @inline(__always)
+    /// When to call ``advance(to:into:)`` next; nil at rest.
     public var nextDeadline: Nanoseconds? { knobs.nextDeadline }
 
     /// While moving at `time`: the continuous value (the table interpolated between neighbouring
@@ -221,16 +199,7 @@ extension DialControl {
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
     /// `acceleration`: the device's own curve, nil for the control's; `fine`: a detent is
     /// ``fineUnits`` of the value, without fling or acceleration).
-    public mutating func move(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil, fine: Bool = false
-    ) -> [ControlEvent] {
-        var events: [ControlEvent] = []
-        move(by: detents, at: time, touching: touching, device: device, inertia: inertia, acceleration: acceleration, fine: fine, into: &events)
-        return events
-    }
-
-    /// ``move(by:at:touching:device:inertia:acceleration:fine:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, fine: Bool = false, into events: inout [ControlEvent]
@@ -241,29 +210,16 @@ extension DialControl {
     }
 
     /// A touch lifted from the knob of `device`.
-    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
-        var events: [ControlEvent] = []
-        lift(at: time, device: device, into: &events)
-        return events
-    }
-
-    /// ``lift(at:device:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into events: inout [ControlEvent]) {
         knob.lift(at: time, device: device, into: &events, Self.event)
     }
 
     /// Brings the control to `time`.
-    public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
-        var events: [ControlEvent] = []
-        advance(to: time, into: &events)
-        return events
-    }
-
-    /// ``advance(to:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func advance(to time: Nanoseconds, into events: inout [ControlEvent]) { knob.advance(to: time, into: &events, Self.event) }
 
-    /// When to call ``advance(to:)`` next; nil at rest.
-    @inline(__always)
+    /// When to call ``advance(to:into:)`` next; nil at rest.
     public var nextDeadline: Nanoseconds? { knob.nextDeadline }
 
     /// A frame at `time` while moving: the value interpolated between neighbouring detents.

@@ -65,19 +65,25 @@ public struct ScrubControl: Sendable {
         edgeHint = nil
         if scrubber.gesture == nil { gesturePolicy = touching ? touchCommit : knobCommit }
         lastHandInput = time
-        out += translate(knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, inertia: inertia, acceleration: acceleration))
-        return out
+        var events: [KnobGroup.Event] = []
+        knobs.move(device: device, by: detents, at: time, touching: touching, base: lastDetent, inertia: inertia, acceleration: acceleration, into: &events)
+        return out + translate(events)
     }
 
     /// A touch lifted from the knob of `device`.
     public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
-        advanceCommit(to: time) + translate(knobs.lift(device: device, at: time))
+        let out = advanceCommit(to: time)
+        var events: [KnobGroup.Event] = []
+        knobs.lift(device: device, at: time, into: &events)
+        return out + translate(events)
     }
 
     /// Brings the control to `time`.
     public mutating func advance(to time: Nanoseconds) -> [ControlEvent] {
         guard nextDeadline != nil else { return [] }  // nothing due: no knob, commit or shuttle waits
-        return translate(knobs.advance(to: time)) + advanceCommit(to: time) + advanceShuttle(to: time)
+        var events: [KnobGroup.Event] = []
+        knobs.advance(to: time, into: &events)
+        return translate(events) + advanceCommit(to: time) + advanceShuttle(to: time)
     }
 
     /// A knob's scrub commits on rest once the hand has been still for the rest delay.
@@ -93,7 +99,6 @@ public struct ScrubControl: Sendable {
 
     /// When to call ``advance(to:)`` next; nil at rest. While a shuttle ring is held: when the
     /// scrub has run one more detent at its rate.
-    @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Without building an array: asked at every step and wake-up.
         let earliest = Pipeline.earliest(knobs.nextDeadline, pendingCommit)

@@ -13,9 +13,8 @@ struct HandOver: Sendable {
     /// overwrites one without a destroy (``KnobEngine`` keeps the whole motion beside it).
     var core: Core
     /// The whole motion, when the spring starts at or before the release (the plan alone then
-    /// does not answer up to the release). Boxed: the hand-over is read in place at every step,
-    /// and a motion's arrays inline would make every read of it a copy with retains.
-    let whole: SharedMotion?
+    /// does not answer up to the release).
+    let whole: Motion?
 
     /// The hand-over planned by `plan`, released (unless the hand moves first) at `release`.
     init(_ plan: MotionPlan, release: Nanoseconds) {
@@ -23,7 +22,7 @@ struct HandOver: Sendable {
         // after the release, the coast alone decides every step up to the release, and frames up
         // to the release need nothing more (a slow turn's hand-over has no coast, and its frames
         // would otherwise work the whole motion out again each time).
-        whole = Self.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
+        whole = Self.needsWhole(plan, release: release) ? Motion(plan) : nil
         core = Core(plan, release: release)
     }
 
@@ -32,14 +31,14 @@ struct HandOver: Sendable {
     static func needsWhole(_ plan: MotionPlan, release: Nanoseconds) -> Bool { plan.springStartNanoseconds <= release }
 
     /// A hand-over from its parts.
-    init(core: Core, whole: SharedMotion?) {
+    init(core: Core, whole: Motion?) {
         self.core = core
         self.whole = whole
     }
 
     var plan: MotionPlan { core.plan }
     /// The whole motion, when it was worked out at the start.
-    var motion: Motion? { whole?.motion }
+    var motion: Motion? { whole }
     var cursorStep: Int { core.cursorStep }
     var startNanoseconds: Nanoseconds { core.plan.startNanoseconds }
     /// The whole motion.
@@ -89,7 +88,7 @@ struct HandOver: Sendable {
         }
 
         /// The whole motion (`whole`, or worked out from the plan).
-        func completed(_ whole: SharedMotion?) -> Motion { whole?.motion ?? Motion(plan) }
+        func completed(_ whole: Motion?) -> Motion { whole ?? Motion(plan) }
 
         /// Whether the plan's coast steps answer every step up to `time`.
         func planAnswers(through time: Nanoseconds) -> Bool { time < planAnswersBefore }
@@ -99,7 +98,7 @@ struct HandOver: Sendable {
         func cursorAnswers(after time: Nanoseconds) -> Bool { cursorStep == 1 || cursorBefore <= time }
 
         /// The first step after `time` if there is one at or before `limit` (nil otherwise).
-        func firstStep(after time: Nanoseconds, upTo limit: Nanoseconds, whole: SharedMotion?) -> Nanoseconds? {
+        func firstStep(after time: Nanoseconds, upTo limit: Nanoseconds, whole: Motion?) -> Nanoseconds? {
             guard planAnswers(through: limit) else {
                 return completed(whole).stepNanoseconds.first(where: { $0 > time }).flatMap { $0 <= limit ? $0 : nil }
             }
@@ -115,7 +114,7 @@ struct HandOver: Sendable {
         }
 
         /// Reported detent steps in (from, through] one at a time, in order, without an array.
-        func forEachStep(after from: Nanoseconds, through to: Nanoseconds, whole: SharedMotion?, _ body: (Nanoseconds, Int) -> Void) {
+        func forEachStep(after from: Nanoseconds, through to: Nanoseconds, whole: Motion?, _ body: (Nanoseconds, Int) -> Void) {
             guard planAnswers(through: to) else { return completed(whole).forEachStep(after: from, through: to, body) }
             plan.forEachCoastStep(through: to) { time, step in
                 if time > from { body(time, plan.detent(ofStep: step)) }
@@ -127,7 +126,7 @@ struct HandOver: Sendable {
         /// once. Returns the next step, as ``firstStep(after:upTo:whole:)`` after what is now
         /// reported, up to `release`.
         mutating func reportSteps(
-            after from: Nanoseconds, through to: Nanoseconds, release: Nanoseconds, whole: SharedMotion?, _ body: (Nanoseconds, Int) -> Void
+            after from: Nanoseconds, through to: Nanoseconds, release: Nanoseconds, whole: Motion?, _ body: (Nanoseconds, Int) -> Void
         ) -> Nanoseconds? {
             guard planAnswers(through: to), cursorAnswers(after: from) else {
                 forEachStep(after: from, through: to, whole: whole, body)
@@ -146,7 +145,7 @@ struct HandOver: Sendable {
         }
 
         /// Position and velocity at `time` (≥ the start), as ``Motion/state(at:)`` has them.
-        func state(at time: Nanoseconds, whole: SharedMotion?) -> (position: Double, velocity: Double) {
+        func state(at time: Nanoseconds, whole: Motion?) -> (position: Double, velocity: Double) {
             if time < planAnswersBefore { return plan.movingState(at: time) }
             let state = completed(whole).state(at: time)
             return (state.position, state.velocity)

@@ -2,8 +2,8 @@
 /// detent. Consumers get the same detent events for hand motion and for momentum (the inertia
 /// lives here, on the input side, as in the circular-scrolling article).
 ///
-/// Time is always a parameter: feed input with ``move(by:at:touching:)`` and ``lift(at:)``, ask
-/// ``nextDeadline`` when to call ``advance(to:)`` next, and nothing ticks at rest.
+/// Time is always a parameter: feed input with ``move(by:at:touching:into:)`` and ``lift(at:into:)``, ask
+/// ``nextDeadline`` when to call ``advance(to:into:)`` next, and nothing ticks at rest.
 public struct KnobEngine: Sendable {
     /// An observable change.
     public enum Event: Sendable, Hashable {
@@ -27,9 +27,7 @@ public struct KnobEngine: Sendable {
     /// The hand's position in detents while a gesture is under way.
     public private(set) var handPosition: Double
     /// The motion after a release, until it rests.
-    public var motion: Motion? { moving?.motion }
-    /// The motion, held by reference.
-    var moving: SharedMotion?
+    public private(set) var motion: Motion?
     /// Whether a hand gesture is under way.
     public private(set) var gestureActive = false
     /// The steps a turned detent makes at the hand's speed (``AccelerationCurve``; default off).
@@ -72,7 +70,7 @@ public struct KnobEngine: Sendable {
     /// The hand-over kept as its parts: the plan and cursor are plain values, so replanning at
     /// every detent overwrites them without a destroy.
     var handOverCore: HandOver.Core?
-    var handOverWhole: SharedMotion?
+    var handOverWhole: Motion?
     /// The hand-over's next step to report, if it comes at or before the release (kept beside
     /// it, so the deadline reads a number rather than the hand-over).
     var handOverNextStep: Nanoseconds?
@@ -91,7 +89,7 @@ public struct KnobEngine: Sendable {
 
     /// Puts the knob on `detent` at rest (a client `set`): stops any motion.
     public mutating func set(detent: Int) {
-        moving = nil
+        motion = nil
         restPendingSince = nil
         bounceQuietAt = nil
         forgetHandOver()
@@ -104,18 +102,12 @@ public struct KnobEngine: Sendable {
 
     /// The hand moved the knob by `delta` detents at `time` (`touching`: a touch panel, which
     /// releases on lift rather than on silence).
-    public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false) -> [Event] {
-        var events: [Event] = []
-        move(by: delta, at: time, touching: touching, into: &events)
-        return events
-    }
-
-    /// ``move(by:at:touching:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false, into events: inout [Event]) {
         defer { refreshDeadline() }
         bring(to: time, into: &events)
         restPendingSince = nil
-        if let motion = moving?.motion {
+        if let motion {
             // Input during a coast: against it the knob stops at once; with it the hand takes over
             // from the current position and keeps the current velocity. During the spring the
             // detent is already decided and the spring only seats the knob on it, so the hand
@@ -131,7 +123,7 @@ public struct KnobEngine: Sendable {
                 handPosition = Double(motion.target)
             }
             reportedDetent = state.reportedDetent
-            moving = nil
+            self.motion = nil
         }
         // Input within 200 ms of the last continues the gesture, even across a silence release
         // (a slow turn is one gesture); a longer gap starts a new one.
@@ -212,7 +204,7 @@ public struct KnobEngine: Sendable {
             releasedAt: lastInput, position: handPosition, velocity: velocity, reportedDetent: reportedDetent, bounds: bounds,
             parameters: releaseParameters)
         // As `HandOver(plan, release:)`, built where it is kept (a hand-over is 150 bytes).
-        let whole = HandOver.needsWhole(plan, release: release) ? SharedMotion(Motion(plan)) : nil
+        let whole = HandOver.needsWhole(plan, release: release) ? Motion(plan) : nil
         let core = HandOver.Core(plan, release: release)
         handOverReportedThrough = lastInput - 1
         handOverNextStep = core.firstStep(after: handOverReportedThrough, upTo: release, whole: whole)
@@ -250,13 +242,7 @@ public struct KnobEngine: Sendable {
     }
 
     /// A touch lifted at `time`: the release.
-    public mutating func lift(at time: Nanoseconds) -> [Event] {
-        var events: [Event] = []
-        lift(at: time, into: &events)
-        return events
-    }
-
-    /// ``lift(at:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func lift(at time: Nanoseconds, into events: inout [Event]) {
         defer { refreshDeadline() }
         bring(to: time, into: &events)
@@ -264,15 +250,13 @@ public struct KnobEngine: Sendable {
         release(at: time, velocity: estimator.velocity(atRelease: time), into: &events)
     }
 
-    /// When ``advance(to:)`` must next be called, or nil at rest. Kept up to date by every change
+    /// When ``advance(to:into:)`` must next be called, or nil at rest. Kept up to date by every change
     /// (a group of knobs asks it of every knob at every step and wake-up).
     public private(set) var nextDeadline: Nanoseconds?
 
     mutating func refreshDeadline() { nextDeadline = computedDeadline }
 
-    /// ``nextDeadline`` worked out from the state. (Inlined: a call would copy the whole engine
-    /// to ask it.)
-    @inline(__always)
+    /// ``nextDeadline`` worked out from the state.
     var computedDeadline: Nanoseconds? {
         if let bounceQuietAt {
             // A silence that releases the hand before the contacts are quiet comes first.
@@ -283,20 +267,14 @@ public struct KnobEngine: Sendable {
             let release = lastInput + parameters.releaseSilenceNanoseconds
             return min(release, handOverNextStep ?? release)
         }
-        if let moving { return moving.motion.nextDeadline(after: now) }
+        if let motion { return motion.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
         return nil
     }
 
     /// Brings the knob to `time`: a silence that released the hand, detent steps of the motion,
     /// and its rest, each stamped with its own time.
-    public mutating func advance(to time: Nanoseconds) -> [Event] {
-        var events: [Event] = []
-        advance(to: time, into: &events)
-        return events
-    }
-
-    /// ``advance(to:)``, its events appended to `events`.
+    /// Its events are appended to `events`.
     public mutating func advance(to time: Nanoseconds, into events: inout [Event]) {
         bring(to: time, into: &events)
         refreshDeadline()
@@ -327,11 +305,10 @@ public struct KnobEngine: Sendable {
             // Silence is the release; the velocity is the hand's as it last moved, and the motion
             // is the hand-over, under way since the hand last moved.
             let release = lastInput + parameters.releaseSilenceNanoseconds
-            let handedOver = handOverCore.map { handOverWhole ?? SharedMotion(Motion($0.plan)) }
+            let handedOver = handOverCore.map { handOverWhole ?? Motion($0.plan) }
             self.release(at: release, velocity: estimator.velocity(atRelease: lastInput), handedOver: handedOver, into: &events)
         }
-        if let moving {
-            let motion = moving.motion
+        if let motion {
             motion.forEachStep(after: max(now, motion.startNanoseconds - 1), through: time) { time, detent in
                 reportedDetent = detent
                 events.append(.detent(detent, timeNanoseconds: time))
@@ -339,7 +316,7 @@ public struct KnobEngine: Sendable {
             if time >= motion.settleNanoseconds {
                 reportedDetent = motion.target
                 handPosition = Double(motion.target)
-                self.moving = nil
+                self.motion = nil
                 restPendingSince = motion.settleNanoseconds
             }
         }
@@ -355,7 +332,7 @@ public struct KnobEngine: Sendable {
 
     /// The release at `time`: the motion is the hand-over under way (`handedOver`, its whole
     /// motion, whose steps up to now are reported), or one planned from here.
-    mutating func release(at time: Nanoseconds, velocity measured: Double, handedOver: SharedMotion? = nil, into events: inout [Event]) {
+    mutating func release(at time: Nanoseconds, velocity measured: Double, handedOver: Motion? = nil, into events: inout [Event]) {
         // A bounce still settling: the motion starts from where the hand is.
         if bounceQuietAt != nil {
             bounceQuietAt = nil
@@ -366,9 +343,9 @@ public struct KnobEngine: Sendable {
         let velocity = releaseVelocity(measured: measured)
         carriedVelocity = 0
         forgetHandOver()
-        moving = handedOver ?? SharedMotion(Motion(
+        motion = handedOver ?? Motion(
             releasedAt: time, position: handPosition, velocity: velocity, reportedDetent: reportedDetent,
-            bounds: bounds, parameters: releaseParameters))
+            bounds: bounds, parameters: releaseParameters)
         events.append(.released(velocity: velocity, timeNanoseconds: time))
         now = max(now, time)
         bring(to: time, into: &events)
@@ -385,7 +362,7 @@ public struct KnobEngine: Sendable {
     /// rests: one that has not moved for the velocity's staleness, 40 ms, moves nothing until it
     /// moves again).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
-        if let motion = moving?.motion {
+        if let motion {
             let state = motion.state(at: time)  // a motion's positions are already what shows
             return (state.position, state.velocity)
         }

@@ -53,16 +53,7 @@ public struct KnobGroup: Sendable {
     /// The knob of `device` moved by `delta` detents at `time`. `base` is the shared value in the
     /// engines' detents: a knob at rest starts from it. Without `inertia` the knob never
     /// flings. `acceleration` is the device's own curve (nil: the control's, ``acceleration``).
-    public mutating func move(
-        device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, inertia: Bool = true,
-        acceleration: AccelerationCurve? = nil
-    ) -> [Event] {
-        var out: [Event] = []
-        move(device: device, by: delta, at: time, touching: touching, base: base, inertia: inertia, acceleration: acceleration, into: &out)
-        return out
-    }
-
-    /// ``move(device:by:at:touching:base:inertia:acceleration:)``, its events appended to `out`.
+    /// Its events are appended to `out`.
     public mutating func move(
         device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, into out: inout [Event]
@@ -78,13 +69,7 @@ public struct KnobGroup: Sendable {
     }
 
     /// A touch lifted from the knob of `device`.
-    public mutating func lift(device: DeviceIdentity, at time: Nanoseconds) -> [Event] {
-        var out: [Event] = []
-        lift(device: device, at: time, into: &out)
-        return out
-    }
-
-    /// ``lift(device:at:)``, its events appended to `out`.
+    /// Its events are appended to `out`.
     public mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
         advance(to: time, into: &out)
         guard let index = members.firstIndex(where: { $0.device == device }) else { return }
@@ -96,14 +81,8 @@ public struct KnobGroup: Sendable {
     }
 
     /// Brings every knob to `time`, their events in time order.
-    public mutating func advance(to time: Nanoseconds) -> [Event] {
-        var out: [Event] = []
-        advance(to: time, into: &out)
-        return out
-    }
-
-    /// ``advance(to:)``, its events appended to `out`: each knob's in its own order, and across
-    /// knobs in time order (a stable sort, only when more than one knob spoke).
+    /// Its events are appended to `out`: each knob's in its own order, and across knobs in time
+    /// order (a stable sort, only when more than one knob spoke).
     public mutating func advance(to time: Nanoseconds, into out: inout [Event]) {
         // Nothing happens to a knob before its deadline (every step, release, settle and rest is
         // one), so a knob whose deadline is later, or that rests, is not visited: the next visit
@@ -136,7 +115,7 @@ public struct KnobGroup: Sendable {
     /// For each of a turn's engine events, its knob.
     var owners = TurnBuffer<Int>()
 
-    /// When to call ``advance(to:)`` next; nil when every knob rests. Kept up to date by every
+    /// When to call ``advance(to:into:)`` next; nil when every knob rests. Kept up to date by every
     /// change (asked at every step and wake-up).
     public private(set) var nextDeadline: Nanoseconds?
 
@@ -148,8 +127,7 @@ public struct KnobGroup: Sendable {
         nextDeadline = earliest
     }
 
-    /// The deadline of member `index`'s engine (read in place, not by copying the engine out).
-    @inline(__always)
+    /// The deadline of member `index`'s engine.
     func deadline(of index: Int) -> Nanoseconds? { members[index].engine.nextDeadline }
 
     /// Puts every knob on `detent` at rest (a client `set`, or the end of a scrub).

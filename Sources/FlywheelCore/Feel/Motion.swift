@@ -179,10 +179,3 @@ public struct Motion: Sendable, Hashable {
         return steps
     }
 }
-
-/// A ``Motion`` held by reference: a knob checks and reads its motion at every step and wake-up,
-/// and an optional motion inline (a dozen fields and an array) is copied out for each check.
-final class SharedMotion: Sendable {
-    let motion: Motion
-    init(_ motion: Motion) { self.motion = motion }
-}

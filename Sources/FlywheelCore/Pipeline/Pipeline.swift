@@ -4,7 +4,11 @@
 /// input at its timestamp, a deadline at the deadline, a frame on its grid — whenever the caller
 /// gets round to it, so the event loop (real time) and `flywheel replay` (virtual time) produce
 /// the same messages for the same input.
-public struct Pipeline: Sendable {
+///
+/// One owner: the daemon (or the replay) holds the one pipeline, which holds the controls and
+/// writes every message into one sink, its ``outbox``, which the owner empties after each turn
+/// (``takeMessages()`` where a copy of each is wanted).
+public final class Pipeline {
     /// The controls and their state.
     public var core: DaemonCore
     /// A timeline being played, if any.
@@ -16,38 +20,42 @@ public struct Pipeline: Sendable {
     }
     /// Input times never go back for the controls (a kernel timestamp may predate the last step).
     public private(set) var time: Nanoseconds = .min
+    /// Where every message goes, in order, until its owner empties it.
+    public let outbox: Outbox
     var lastFrame: Nanoseconds?
     var nextFrame: Nanoseconds?
     /// Each fine knob's detents counted towards its next step (`detents_per_step`).
     var stepRemainders: [DeviceIdentity: Double] = [:]
 
-    /// A pipeline around `core`.
-    public init(core: DaemonCore) {
+    /// A pipeline around `core`, writing into `outbox` (a new one unless given).
+    public init(core: DaemonCore, outbox: Outbox = Outbox()) {
         self.core = core
+        self.outbox = outbox
     }
 
     var framePeriod: Nanoseconds? {
         core.framesPerSecond > 0 ? Nanoseconds((1e9 / core.framesPerSecond).rounded()) : nil
     }
 
+    /// The messages written since the outbox was last emptied, each of its own; empties it.
+    public func takeMessages() -> [ServerMessage] {
+        let messages = outbox.messages
+        outbox.removeAll()
+        return messages
+    }
+
     /// Starts playing a timeline at `start`: the device's `added` message, then its items as
     /// ``advance(to:)`` reaches them.
-    public mutating func play(_ playback: Playback) -> [ServerMessage] {
+    public func play(_ playback: Playback) {
         self.playback = playback
-        return [DaemonCore.device(.added, playback.device, at: playback.startNanoseconds)]
+        outbox.append(DaemonCore.device(.added, playback.device, at: playback.startNanoseconds))
     }
 
     /// The next time something is due: a playback item, a control's deadline or a frame.
-    /// (Inlined: a call would copy the whole pipeline to ask it.)
-    @inline(__always)
     public var nextDeadline: Nanoseconds? {
         // Asked at every step and every wake-up: no array on this path.
         Self.earliest(Self.earliest(playback?.nextDeadline, core.nextDeadline), nextFrame)
     }
-
-    /// ``nextDeadline``, asked where the pipeline is: a caller in another module that asks the
-    /// property gets a copy of the whole pipeline to ask it (the daemon asks at every wake-up).
-    public mutating func nextDeadlineInPlace() -> Nanoseconds? { nextDeadline }
 
     /// The earlier of two optional times (either when the other is nil).
     @inlinable
@@ -57,18 +65,11 @@ public struct Pipeline: Sendable {
         return min(a, b)
     }
 
-    /// Does, in time order and each at its own time, everything due by `now`.
-    public mutating func advance(to now: Nanoseconds) -> [ServerMessage] {
-        let outbox = Outbox()
-        advance(to: now, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``advance(to:)``, its messages added to `outbox` (the caller's, kept from turn to turn: the
-    /// event loop's path allocates nothing for its messages). Returns ``nextDeadline`` as it is
-    /// then: the loop has just worked it out, and the caller need not ask again.
+    /// Does, in time order and each at its own time, everything due by `now`. Returns
+    /// ``nextDeadline`` as it is then: the loop has just worked it out, and the caller need not
+    /// ask again.
     @discardableResult
-    public mutating func advance(to now: Nanoseconds, into outbox: Outbox) -> Nanoseconds? {
+    public func advance(to now: Nanoseconds) -> Nanoseconds? {
         while true {
             // The controls' deadline asked once a turn: it is most of the search.
             let controlsDue = core.nextDeadline
@@ -82,13 +83,8 @@ public struct Pipeline: Sendable {
                 core.frames(at: frame, into: outbox)
                 lastFrame = frame
                 nextFrame = nil
-            } else if let input = playback?.next(dueBy: due) {
-                // The playback's device, lent to the routing unretained: the playback holds it
-                // (its source is a constant the routing never reaches), so no retain and
-                // release of the source and the device at every item.
-                Unmanaged.passUnretained(playback.unsafelyUnwrapped.source)._withUnsafeGuaranteedRef { source in
-                    route(input, from: source.device, into: outbox)
-                }
+            } else if let input = playback?.next(dueBy: due), let device = playback?.device {
+                route(input, from: device)
             } else {
                 return nextDeadline  // a loop restarted: its first item is due later
             }
@@ -98,56 +94,41 @@ public struct Pipeline: Sendable {
 
     /// Input from a device: everything due before it first, then the input, routed to the
     /// controls at its own time.
-    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice) -> [ServerMessage] {
-        let outbox = Outbox()
-        input(inputs, from: device, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``input(_:from:)``, its messages added to `outbox`.
-    public mutating func input(_ inputs: [DeviceInput], from device: InputDevice, into outbox: Outbox) {
+    public func input(_ inputs: [DeviceInput], from device: InputDevice) {
         for input in inputs {
-            advance(to: max(input.timeNanoseconds, time), into: outbox)
-            route(input, from: device, into: outbox)
+            advance(to: max(input.timeNanoseconds, time))
+            route(input, from: device)
             scheduleFrame()
         }
     }
 
-    /// A device came or went.
-    public mutating func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) -> [ServerMessage] {
+    /// A device came or went: everything due first, then the device's message.
+    public func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds) {
         if change == .removed {
             stepRemainders[device.identity] = nil
             core.forgetPresses(of: device.identity)
         }
-        var messages = advance(to: max(time, self.time))
-        messages.append(DaemonCore.device(change, device, at: max(time, self.time)))
-        return messages
+        advance(to: max(time, self.time))
+        outbox.append(DaemonCore.device(change, device, at: max(time, self.time)))
     }
 
-    mutating func step(to t: Nanoseconds) { time = max(time, t) }
+    func step(to t: Nanoseconds) { time = max(time, t) }
 
     /// While something moves and frames are wanted, the next frame is one period after the last
     /// (or now, after a rest).
-    mutating func scheduleFrame() {
+    func scheduleFrame() {
         guard wantsFrames, nextFrame == nil, let period = framePeriod, core.isMoving(at: time) else { return }
         nextFrame = max(lastFrame.map { $0 + period } ?? time, time)
     }
 
     /// Knob motion to the device's route (its own engine there, after its knob options), buttons
     /// to the button logic, the shuttle ring to the scrub, gaps to every client.
-    mutating func route(_ input: DeviceInput, from device: InputDevice) -> [ServerMessage] {
-        let outbox = Outbox()
-        route(input, from: device, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``route(_:from:)``, its messages added to `outbox`.
-    mutating func route(_ input: DeviceInput, from device: InputDevice, into outbox: Outbox) {
+    func route(_ input: DeviceInput, from device: InputDevice) {
         step(to: input.timeNanoseconds)
         let t = time
         switch input.action {
-        case .knob(let detents): knob(detents, touching: false, at: t, from: device, into: outbox)
-        case .touch(let detents): knob(detents, touching: true, at: t, from: device, into: outbox)
+        case .knob(let detents): knob(detents, touching: false, at: t, from: device)
+        case .touch(let detents): knob(detents, touching: true, at: t, from: device)
         case .touchDown(let position, let detents):
             outbox.append(contentsOf: core.touchDown(at: position, spanning: detents, time: t, route: device.route))
         case .lift: outbox.append(contentsOf: core.lift(at: t, route: device.route, device: device.identity))
@@ -169,7 +150,7 @@ public struct Pipeline: Sendable {
 
     /// A knob's motion as steps of its control (its direction and detents per step); detents
     /// that make no whole step yet only bring the controls to `t`.
-    mutating func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice, into outbox: Outbox) {
+    func knob(_ detents: Double, touching: Bool, at t: Nanoseconds, from device: InputDevice) {
         let options = device.knobOptions
         var remainder = 0.0
         if options.detentsPerStep > 1 { remainder = stepRemainders[device.identity] ?? 0 }
@@ -182,15 +163,14 @@ public struct Pipeline: Sendable {
     }
 
     /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,
-    /// frames included when wanted, until the playback is over and the controls rest.
-    public mutating func runToEnd() -> [ServerMessage] {
+    /// frames included when wanted, until the playback is over and the controls rest. Returns
+    /// them (the outbox's included) and leaves the outbox empty.
+    public func runToEnd() -> [ServerMessage] {
         precondition(playback?.loops != true, "a looping playback has no end")
-        var messages: [ServerMessage] = []
-        let outbox = Outbox()
+        var messages = takeMessages()
         while let due = nextDeadline {
-            advance(to: due, into: outbox)
-            messages += outbox.messages
-            outbox.removeAll()
+            advance(to: due)
+            messages += takeMessages()
         }
         return messages
     }

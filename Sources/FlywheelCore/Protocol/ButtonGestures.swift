@@ -43,7 +43,6 @@ struct ButtonPresses: Sendable {
     var waiting: [Waiting] = []
 
     /// The earliest waiting tap's due time.
-    @inline(__always)
     var nextDeadline: Nanoseconds? {
         guard !waiting.isEmpty else { return nil }  // (asked at every step: no iteration without)
         var earliest: Nanoseconds?
@@ -57,7 +56,7 @@ extension DaemonCore {
     mutating func gestureButton(
         _ key: ButtonKey, pressed: Bool, at time: Nanoseconds, press: ButtonAction, gestures: ButtonGestures
     ) -> [ServerMessage] {
-        var messages = advance(to: time)
+        var messages = Outbox.collected { advance(to: time, into: $0) }
         func say(_ action: ButtonEventAction) {
             messages.append(ServerMessage(.button(code: key.code, action: action), at: time))
         }

@@ -17,7 +17,6 @@ struct ButtonRepeats: Sendable {
     var held: [ButtonKey: Held] = [:]
 
     /// The earliest repeat due.
-    @inline(__always)
     var nextDeadline: Nanoseconds? {
         guard !held.isEmpty else { return nil }  // (asked at every step: no iteration without)
         return held.values.lazy.map(\.dueNanoseconds).min()

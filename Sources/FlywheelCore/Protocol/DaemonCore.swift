@@ -91,7 +91,7 @@ public struct DaemonCore: Sendable {
     /// A finger came down at `position` (0…1) along a strip of `detents` detents: on a strip
     /// routed to the mode switch, the selection follows it.
     public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
-        let messages = advance(to: time)
+        let messages = Outbox.collected { advance(to: time, into: $0) }
         strip = StripTouch(at: position, detents: detents, time: time)
         if route == .modeSwitch {
             mode.pan(to: mode.offset(under: position))
@@ -144,7 +144,6 @@ public struct DaemonCore: Sendable {
 
     /// Whether bringing the controls to `time` changes anything: something is due by then, or the
     /// scrub runs between its deadlines (a held shuttle ring).
-    @inline(__always)
     func changesWhenAdvanced(to time: Nanoseconds) -> Bool {
         scrub.runsBetweenDeadlines || nextDeadline.map { $0 <= time } ?? false
     }
@@ -155,7 +154,7 @@ public struct DaemonCore: Sendable {
     /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
     /// selection snaps to the nearest segment; a tap on a strip driving the scrub gives Castro's hint.
     public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode, device: DeviceIdentity = .unnamed) -> [ServerMessage] {
-        var events = advanceEvents(to: time)
+        var events = collected { advanceEvents(to: time, into: &$0) }
         let touch = strip
         strip = nil
         if route == .modeSwitch {
@@ -169,8 +168,8 @@ public struct DaemonCore: Sendable {
         }
         switch control(for: route) {
         case .scrub: events += scrub.lift(at: time, device: device)
-        case .tempo: events += tempo.lift(at: time, device: device)
-        case .volume: events += volume.lift(at: time, device: device)
+        case .tempo: tempo.lift(at: time, device: device, into: &events)
+        case .volume: volume.lift(at: time, device: device, into: &events)
         case .navigate: navigate.lift(device: device)
         case nil: break
         }
@@ -193,7 +192,7 @@ public struct DaemonCore: Sendable {
                 ButtonKey(device: device, code: code), pressed: pressed, at: time, press: deviceActions[code] ?? buttonActions[code] ?? unlisted,
                 gestures: gestures)
         }
-        var messages = advance(to: time)
+        var messages = Outbox.collected { advance(to: time, into: $0) }
         func say(_ action: ButtonEventAction) {
             messages.append(ServerMessage(.button(code: code, action: action), at: time))
         }
@@ -239,7 +238,7 @@ public struct DaemonCore: Sendable {
     /// A shuttle ring moved to `position` (−7…+7): the scrub runs at that position's rate until the
     /// ring returns to centre, which ends the scrub (committed once armed, like a knob's).
     public mutating func shuttle(position: Int, at time: Nanoseconds) -> [ServerMessage] {
-        var events = advanceEvents(to: time)
+        var events = collected { advanceEvents(to: time, into: &$0) }
         events += scrub.shuttle(rate: shuttleRates.rate(at: position), at: time)
         return events.map(ServerMessage.init)
     }
@@ -249,14 +248,8 @@ public struct DaemonCore: Sendable {
         ServerMessage(.gap(devicePath: device, reason: reason), at: time)
     }
 
-    /// Brings every control to `time`, and a button's press whose double press did not come.
-    public mutating func advance(to time: Nanoseconds) -> [ServerMessage] {
-        let outbox = Outbox()
-        advance(to: time, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``advance(to:)``, its messages added to `outbox`.
+    /// Brings every control to `time`, and a button's press whose double press did not come;
+    /// the messages are added to `outbox`.
     public mutating func advance(to time: Nanoseconds, into outbox: Outbox) {
         if buttonRepeats.nextDeadline != nil { advanceRepeats(to: time, into: outbox) }
         advanceControls(to: time, into: outbox)
@@ -279,22 +272,14 @@ public struct DaemonCore: Sendable {
         ServerMessage(ControlEvent.mode(mode.tap(), timeNanoseconds: time))
     }
 
-    mutating func advanceEvents(to time: Nanoseconds) -> [ControlEvent] {
-        var events: [ControlEvent] = []
-        advanceEvents(to: time, into: &events)
-        return events
-    }
-
-    /// ``advanceEvents(to:)``, appended to `events`.
+    /// The controls' events up to `time`, appended to `events`.
     mutating func advanceEvents(to time: Nanoseconds, into events: inout [ControlEvent]) {
         tempo.advance(to: time, into: &events)
         if scrub.nextDeadline != nil { events.append(contentsOf: scrub.advance(to: time)) }  // (an empty array appended costs a call)
         volume.advance(to: time, into: &events)
     }
 
-    /// The next time a control needs ``advance(to:)``; nil when everything rests. (Inlined: a
-    /// call would copy the whole core to ask it.)
-    @inline(__always)
+    /// The next time a control needs ``advance(to:into:)``; nil when everything rests.
     public var nextDeadline: Nanoseconds? {
         // Without building an array: asked at every step and wake-up.
         Pipeline.earliest(
@@ -302,14 +287,7 @@ public struct DaemonCore: Sendable {
             buttonRepeats.nextDeadline)
     }
 
-    /// Frames of the controls in motion at `time`.
-    public func frames(at time: Nanoseconds) -> [ServerMessage] {
-        let outbox = Outbox()
-        frames(at: time, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``frames(at:)``, added to `outbox`.
+    /// Frames of the controls in motion at `time`, added to `outbox`.
     public func frames(at time: Nanoseconds, into outbox: Outbox) {
         if let frame = tempo.frame(at: time) { outbox.append(frame) }
         if let frame = scrub.frame(at: time) { outbox.append(frame) }
@@ -454,7 +432,7 @@ extension DaemonCore {
     /// settles where it is, so no client is left with a `began` that never ends.
     public func reloaded(with configuration: FlywheelConfiguration, at time: Nanoseconds) -> (core: DaemonCore, messages: [ServerMessage]) {
         var current = self
-        var events = current.advanceEvents(to: time)
+        var events = collected { current.advanceEvents(to: time, into: &$0) }
         events += current.scrub.end(at: time)
         if current.tempo.knob.nextDeadline != nil {  // turning, coasting or about to rest
             events.append(.tempo(bpm: current.tempo.bpm, value: current.tempo.detent, phase: .settled, timeNanoseconds: time))

@@ -69,7 +69,9 @@ final class Harness {
     /// its descriptors (a client's bytes, the pacing timer) up to a millisecond: it never spins.
     func turn() {
         do { try loop.runOnce(timeoutMilliseconds: 1) } catch { fatalError("the loop failed: \(error)") }
-        server.broadcast(pipeline.advance(to: max(MonotonicClock.now(), pipeline.time)))
+        pipeline.advance(to: max(MonotonicClock.now(), pipeline.time))
+        server.broadcast(pipeline.outbox)
+        pipeline.outbox.removeAll()
     }
 
     /// Turns the loop until `done`; fails if that takes `stallNanoseconds`.

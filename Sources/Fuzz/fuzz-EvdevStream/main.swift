@@ -59,7 +59,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var configuration = FlywheelConfiguration()
     configuration.modes = [.tempo, .scrub, .volume]
     configuration.initialMode = header & 0x80 == 0 ? .tempo : .scrub
-    var pipeline = Pipeline(core: DaemonCore(configuration: configuration, scrubDurationSeconds: 214))
+    let pipeline = Pipeline(core: DaemonCore(configuration: configuration, scrubDurationSeconds: 214))
     pipeline.wantsFrames = header & 0x40 != 0
     var time: Nanoseconds = 1_000_000_000
     var pending = 0
@@ -85,9 +85,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if !inputs.isEmpty { pending = 0 }
         // The timer's wake-ups up to the event (as the daemon's loop does), then the event.
         let elapsedSeconds = pipeline.time == .min ? 0 : Double(max(0, time - pipeline.time)) / 1e9
-        let due = pipeline.advance(to: max(time, pipeline.time))
+        pipeline.advance(to: max(time, pipeline.time))
+        let due = pipeline.takeMessages()
         check(due.count <= maximumMessagesPerInput + Int(elapsedSeconds * maximumMessagesPerSecond), "\(due.count) messages in \(elapsedSeconds) s")
-        let out = pipeline.input(inputs, from: device)
+        pipeline.input(inputs, from: device)
+        let out = pipeline.takeMessages()
         check(out.count <= maximumMessagesPerInput * (inputs.count + 1), "\(out.count) messages from \(inputs)")
         checkState(pipeline.core)
     }
@@ -96,7 +98,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let horizon = max(time, pipeline.time) + 5_000_000_000
     var resting = 0
     while let deadline = pipeline.nextDeadline, deadline <= horizon {
-        resting += pipeline.advance(to: deadline).count
+        pipeline.advance(to: deadline)
+        resting += pipeline.takeMessages().count
         checkState(pipeline.core)
         check(resting <= maximumMessagesPerInput + Int(5 * maximumMessagesPerSecond), "\(resting) messages coming to rest")
     }

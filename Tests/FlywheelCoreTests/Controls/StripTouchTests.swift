@@ -30,10 +30,10 @@ struct StripTouchTests {
 
     /// The messages of the pipeline fed `inputs` from a panel strip on `route`, run to rest.
     static func messages(_ inputs: [DeviceInput], route: KnobRoute, modes: [Control] = [.tempo, .scrub, .volume]) -> (texts: [String], core: DaemonCore) {
-        var pipeline = Pipeline(core: DaemonCore(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100), modes: modes))
+        let pipeline = Pipeline(core: DaemonCore(scrubber: Scrubber(durationSeconds: 214, positionSeconds: 100), modes: modes))
         let device = InputDevice(name: "panel", path: "/dev/input/event9", kind: .touch, route: route)
-        var messages = pipeline.input(inputs, from: device)
-        while let deadline = pipeline.nextDeadline { messages += pipeline.advance(to: deadline) }
+        var messages = pipeline.fed(inputs, from: device)
+        while let deadline = pipeline.nextDeadline { messages += pipeline.advanced(to: deadline) }
         return (messages.map { String(decoding: $0.bytesWithoutSeq, as: UTF8.self) }, pipeline.core)
     }
 

@@ -16,9 +16,9 @@ struct PipelineTests {
     static func playing(frames: Double = 60) -> Pipeline {
         var core = DaemonCore(framesPerSecond: frames)
         core.framesPerSecond = frames
-        var pipeline = Pipeline(core: core)
+        let pipeline = Pipeline(core: core)
         pipeline.wantsFrames = frames > 0
-        _ = pipeline.play(Playback(items: flick, endNanoseconds: 0, device: device, loops: false, start: 1_000_000_000))
+        pipeline.play(Playback(items: flick, endNanoseconds: 0, device: device, loops: false, start: 1_000_000_000))
         return pipeline
     }
 
@@ -26,14 +26,14 @@ struct PipelineTests {
 
     @Test("woken at every deadline or once a millisecond, the messages are the same")
     func wakeupsDoNotMatter() {
-        var exact = Self.playing()
+        let exact = Self.playing()
         let expected = exact.runToEnd()
-        var polled = Self.playing()
+        let polled = Self.playing()
         var messages: [ServerMessage] = []
         var now: Nanoseconds = 1_000_000_000
         while polled.nextDeadline != nil {
             now += 1_000_000
-            messages += polled.advance(to: now)
+            messages += polled.advanced(to: now)
         }
         #expect(expected.count > 20)
         #expect(Self.text(messages) == Self.text(expected))
@@ -43,24 +43,23 @@ struct PipelineTests {
     func advanceReturnsTheDeadline() {
         for frames in [0.0, 60] {
             for step: Nanoseconds in [0, 1_000_000, 7_000_000, 40_000_000] {
-                var pipeline = Self.playing(frames: frames)
-                let outbox = Outbox()
+                let pipeline = Self.playing(frames: frames)
                 var now: Nanoseconds = 1_000_000_000, wakes = 0
                 while let due = pipeline.nextDeadline {
                     // Woken at the deadline (step 0) or on a grid that misses it either way.
                     now = step == 0 ? due : max(now + step, now + 1)
-                    let returned = pipeline.advance(to: now, into: outbox)
+                    let returned = pipeline.advance(to: now)
                     #expect(returned == pipeline.nextDeadline, "frames \(frames), step \(step), at \(now)")
                     wakes += 1
                 }
-                #expect(wakes > 10 && outbox.count > 20)
+                #expect(wakes > 10 && pipeline.outbox.count > 20)
             }
         }
     }
 
     @Test("frames lie on a grid of the frame period from the first motion, and stop at rest")
     func frameGrid() {
-        var pipeline = Self.playing(frames: 50)
+        let pipeline = Self.playing(frames: 50)
         let frames = pipeline.runToEnd().filter { $0.messageClass == .frame }
         #expect(frames.count > 5)
         let times = Self.text(frames).compactMap { line -> Nanoseconds? in
@@ -76,7 +75,7 @@ struct PipelineTests {
 
     @Test("no frames when nobody wants them, and nothing is due at rest")
     func noFramesUnwanted() {
-        var pipeline = Self.playing()
+        let pipeline = Self.playing()
         pipeline.wantsFrames = false
         let messages = pipeline.runToEnd()
         #expect(!messages.contains { $0.messageClass == .frame })
@@ -86,9 +85,9 @@ struct PipelineTests {
 
     @Test("a device routed nowhere moves no control; its buttons and gaps still arrive")
     func routeNone() {
-        var pipeline = Pipeline(core: DaemonCore())
+        let pipeline = Pipeline(core: DaemonCore())
         let buttons = InputDevice(name: "keys", path: "keys", kind: .buttons, route: .none)
-        let messages = pipeline.input(
+        let messages = pipeline.fed(
             [DeviceInput(.knob(detents: 3), at: 10), DeviceInput(.button(code: 256, pressed: true), at: 20), DeviceInput(.gap(reason: "lost"), at: 30)],
             from: buttons)
         #expect(messages.map(\.messageClass) == [.button, .gap])
@@ -97,9 +96,9 @@ struct PipelineTests {
 
     @Test("input times never go back: a late kernel timestamp is taken at the pipeline's time")
     func monotonicTime() {
-        var pipeline = Pipeline(core: DaemonCore())
-        _ = pipeline.input([DeviceInput(.knob(detents: 1), at: 5_000_000_000)], from: Self.device)
-        _ = pipeline.input([DeviceInput(.knob(detents: 1), at: 4_000_000_000)], from: Self.device)
+        let pipeline = Pipeline(core: DaemonCore())
+        pipeline.input([DeviceInput(.knob(detents: 1), at: 5_000_000_000)], from: Self.device)
+        pipeline.input([DeviceInput(.knob(detents: 1), at: 4_000_000_000)], from: Self.device)
         #expect(pipeline.time == 5_000_000_000)
     }
 }
@@ -123,50 +122,50 @@ struct PlaybackTests {
 /// Buttons per device: a device's own `buttons` come before `controls.buttons`.
 @Suite("Pipeline buttons per device")
 struct PipelineButtonTests {
-    static func tap(_ pipeline: inout Pipeline, _ device: InputDevice, at t: Nanoseconds) -> [MessageClass] {
-        pipeline.input([DeviceInput(.button(code: KeyCode.btn0, pressed: true), at: t), DeviceInput(.button(code: KeyCode.btn0, pressed: false), at: t + 100_000_000)], from: device)
+    static func tap(_ pipeline: Pipeline, _ device: InputDevice, at t: Nanoseconds) -> [MessageClass] {
+        pipeline.fed([DeviceInput(.button(code: KeyCode.btn0, pressed: true), at: t), DeviceInput(.button(code: KeyCode.btn0, pressed: false), at: t + 100_000_000)], from: device)
             .map(\.messageClass)
     }
 
     @Test("a button a bridge uses (action none) is reported, its tap too, but does not switch the mode; another device's BTN_0 still does")
     func perDevice() {
-        var pipeline = Pipeline(core: DaemonCore())
+        let pipeline = Pipeline(core: DaemonCore())
         let jog = InputDevice(name: "jog", path: "/dev/input/event3", kind: .jogDial, buttonActions: [KeyCode.btn0: ButtonAction.none])
         let knob = InputDevice(name: "knob", path: "gpiochip0", kind: .encoder)
         // press, release, tap: the tap is what a bridge (flywheel mpd's play-pause) acts on.
-        #expect(Self.tap(&pipeline, jog, at: 1_000_000_000) == [.button, .button, .button])
+        #expect(Self.tap(pipeline, jog, at: 1_000_000_000) == [.button, .button, .button])
         #expect(pipeline.core.mode.active == .tempo)
-        #expect(Self.tap(&pipeline, knob, at: 2_000_000_000) == [.button, .button, .button, .mode])
+        #expect(Self.tap(pipeline, knob, at: 2_000_000_000) == [.button, .button, .button, .mode])
         #expect(pipeline.core.mode.active == .scrub)
     }
 
     @Test("a knob pinned to a control does not switch the mode with its button unless told to; one that follows the mode does")
     func pinnedKnobKeepsTheMode() {
-        var pipeline = Pipeline(core: DaemonCore())
+        let pipeline = Pipeline(core: DaemonCore())
         // A PowerMate pinned to the tempo: its press is reported (a bridge may act on it), the mode stays.
         let pinned = InputDevice(name: "tempo-knob", path: "/dev/input/event4", kind: .encoder, route: .pinned(.tempo))
-        #expect(Self.tap(&pipeline, pinned, at: 1_000_000_000) == [.button, .button, .button])
+        #expect(Self.tap(pipeline, pinned, at: 1_000_000_000) == [.button, .button, .button])
         #expect(pipeline.core.mode.active == .tempo)
         // Told to in its own buttons, or in the global ones, it does.
         let told = InputDevice(name: "tempo-knob", path: "/dev/input/event4", kind: .encoder, route: .pinned(.tempo), buttonActions: [KeyCode.btn0: .mode])
-        #expect(Self.tap(&pipeline, told, at: 2_000_000_000) == [.button, .button, .button, .mode])
+        #expect(Self.tap(pipeline, told, at: 2_000_000_000) == [.button, .button, .button, .mode])
         var core = DaemonCore()
         core.buttonActions = [KeyCode.btn0: .mode]
-        var global = Pipeline(core: core)
-        #expect(Self.tap(&global, pinned, at: 1_000_000_000) == [.button, .button, .button, .mode])
+        let global = Pipeline(core: core)
+        #expect(Self.tap(global, pinned, at: 1_000_000_000) == [.button, .button, .button, .mode])
         // A buttons-only device and a knob that follows the mode switch it, as before.
         let keys = InputDevice(name: "keys", path: "keys", kind: .buttons, route: .none)
-        #expect(Self.tap(&pipeline, keys, at: 3_000_000_000).last == .mode)
+        #expect(Self.tap(pipeline, keys, at: 3_000_000_000).last == .mode)
         let follows = InputDevice(name: "jog", path: "/dev/input/event3", kind: .jogDial, route: .followMode)
-        #expect(Self.tap(&pipeline, follows, at: 4_000_000_000).last == .mode)
+        #expect(Self.tap(pipeline, follows, at: 4_000_000_000).last == .mode)
     }
 
     @Test("a device's own action outranks the global one")
     func outranks() {
         var core = DaemonCore()
         core.buttonActions = [KeyCode.btn0: .tap]
-        var pipeline = Pipeline(core: core)
+        let pipeline = Pipeline(core: core)
         let knob = InputDevice(name: "knob", path: "k", kind: .encoder, buttonActions: [KeyCode.btn0: .mode])
-        #expect(Self.tap(&pipeline, knob, at: 1_000_000_000).contains(.mode))
+        #expect(Self.tap(pipeline, knob, at: 1_000_000_000).contains(.mode))
     }
 }
