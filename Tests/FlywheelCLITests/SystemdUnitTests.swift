@@ -11,10 +11,11 @@ struct SystemdUnitTests {
         ("flywheeld.service", "flywheeld.service"), ("flywheeld.socket", "flywheeld.socket"),
         ("flywheel-mpd.service", "flywheel-mpd.service"), ("flywheel-osc@.service", "flywheel-osc@localhost.service"),
         ("flywheel-midi@.service", "flywheel-midi@dev-snd-midiC1D0.service"), ("flywheel-mqtt@.service", "flywheel-mqtt@localhost.service"),
+        ("flywheel-alsa@.service", "flywheel-alsa@0.service"),
         ("flywheel-web.service", "flywheel-web.service"),
     ]
 
-    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT and web bridges') verifies cleanly",
+    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT, ALSA and web bridges') verifies cleanly",
           .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
     func verify() throws {
         var template = Array("/tmp/flywheel-units-XXXXXX".utf8CString)
@@ -59,6 +60,7 @@ struct SystemdUnitTests {
         ("flywheel-midi@.service", "ExecStart=/usr/bin/flywheel midi --socket /run/flywheel/flywheel.sock --device %f ", []),
         ("flywheel-mqtt@.service", "ExecStart=/usr/bin/flywheel mqtt --socket /run/flywheel/flywheel.sock --broker %i ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-alsa@.service", "ExecStart=/usr/bin/flywheel alsa --socket /run/flywheel/flywheel.sock --card %i ", []),
         ("flywheel-web.service", "ExecStart=/usr/bin/websocketd --address=127.0.0.1 --port=8080 --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressAllow=localhost", "IPAddressDeny=any"]),
     ]
@@ -85,5 +87,8 @@ struct SystemdUnitTests {
         // The MIDI bridge opens the raw MIDI port named by its instance, and nothing but sound devices.
         let midi = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-midi@.service")))
         #expect(midi.contains("\nDeviceAllow=char-alsa rw\n") && midi.contains("\nSupplementaryGroups=audio\n"))
+        // The ALSA bridge opens the card's control device (/dev/snd/controlC*), a sound device too.
+        let alsa = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-alsa@.service")))
+        #expect(alsa.contains("\nDeviceAllow=char-alsa rw\n") && alsa.contains("\nSupplementaryGroups=audio\n"))
     }
 }

@@ -107,14 +107,22 @@ class Daemon:
         self.notify.bind(notify_path)
         os.chmod(notify_path, 0o777)
         self.notify.settimeout(TIMEOUT)
+        self.as_user = as_user
+        self.start()
+
+    def start(self):
+        """Starts flywheeld (again, after ``stop``: at the same socket, as a restart does)."""
+        notify_path = os.path.join(self.dir, "notify")
         argv = [os.path.join(BIN, "flywheeld"), "--config", self.config, "--socket", self.socket, "--frames", "0", "--hardware", HARDWARE]
-        if as_user:  # nobody: device nodes are root-only until someone changes them
+        if self.as_user:  # nobody: device nodes are root-only until someone changes them
             argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
         env = dict(os.environ, NOTIFY_SOCKET=notify_path)
         self.stderr = open(os.path.join(self.dir, "stderr"), "w+")
         self.process = subprocess.Popen(argv, env=env, stderr=self.stderr)
         RUNNING.append(self.process)
         message = self.notify.recv(4096).decode()
+        while message.startswith("STOPPING=1"):  # the previous flywheeld's goodbye, on a restart
+            message = self.notify.recv(4096).decode()
         check(message == "READY=1", "flywheeld did not become ready: %r" % message)
 
     def client(self):
@@ -639,9 +647,118 @@ def test_powermate_led_beat():
     daemon.stop()
 
 
+VOLUME_KNOB = """{
+  controls: { volume: { cap: 100, start: 30, step: 1 }, mode: { segments: ["volume"] }, buttons: { BTN_0: "none" } },
+}"""
+
+
+def wait_until(condition, what, timeout=20):
+    """Polls `condition` until it returns something true (returned) or `timeout` passes (a failure naming `what`)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        check(time.monotonic() < deadline, "timed out waiting for %s" % what)
+        time.sleep(0.02)
+
+
+def bridge_log(bridge):
+    with open(bridge.stderr.name) as f:
+        return f.read()
+
+
+def amixer(card, *args):
+    run = subprocess.run(["amixer", "-c", card] + list(args), capture_output=True, text=True, timeout=TIMEOUT)
+    check(run.returncode == 0, "amixer %s: %s" % (" ".join(args), run.stderr))
+    return run.stdout
+
+
+def mixer_values(card, name):
+    """An element's values as amixer cget prints them (": values=54,54")."""
+    for line in amixer(card, "cget", "name=" + name).splitlines():
+        if line.strip().startswith(": values="):
+            return line.strip()[len(": values="):].split(",")
+    raise Failure("amixer printed no values for %s" % name)
+
+
+def add_user_switch(card_index, name):
+    """Adds a BOOLEAN element of two channels to the card (SNDRV_CTL_IOCTL_ELEM_ADD: a user control, as
+    alsa-lib's softvol makes; it stays until the card goes). snd-dummy's Master has no playback switch."""
+    import fcntl
+    import struct
+    info = bytearray(272)  # struct snd_ctl_elem_info on 64-bit Linux
+    struct.pack_into("<IiII44sI", info, 0, 0, 2, 0, 0, name.encode(), 0)  # id: iface MIXER
+    struct.pack_into("<iIIi", info, 64, 1, 3, 2, 0)  # type BOOLEAN, access READWRITE, count 2
+    struct.pack_into("<qqq", info, 80, 0, 1, 0)
+    with open("/dev/snd/controlC%d" % card_index, "rb+", buffering=0) as control:
+        fcntl.ioctl(control, 0xC1105517, info)  # SNDRV_CTL_IOCTL_ELEM_ADD
+
+
+def test_alsa_dummy():
+    """flywheel alsa on snd-dummy's Master (raw -50…100, -45 dB to 0 dB in 0.3 dB steps): flywheeld takes the
+    mixer's volume when the bridge starts (raw 0, -30 dB: 17 % on alsamixer's cubic scale); a volume of 50 %
+    is raw 54 (-13.8 dB) and 75 % raw 80; amixer's change comes back to flywheeld; a button's taps turn the
+    switch on and off; after flywheeld restarts it takes the mixer's volume again; the card unbound is said
+    and retried without spinning, and bound again it is driven again; SIGTERM ends the bridge at once."""
+    if subprocess.run(["sh", "-c", "command -v amixer"], capture_output=True).returncode != 0:
+        print("skip test_alsa_dummy: amixer is not installed (alsa-utils; Tests/kernel/prepare.sh installs it)", flush=True)
+        return
+    subprocess.run(["modprobe", "snd-dummy"], check=True)
+    with open("/proc/asound/cards") as f:
+        index = next(int(line.split()[0]) for line in f if "[Dummy" in line)
+    card = str(index)
+    add_user_switch(index, "Master Playback Switch")
+    amixer(card, "cset", "name=Master Volume", "0")
+    daemon = Daemon(VOLUME_KNOB)
+    client = daemon.client()
+    bridge = Bridge(daemon.dir, "alsa", "--socket", daemon.socket, "--card", "Dummy", "--control", "Master", "--mute-button", "BTN_0")
+    wait_until(lambda: "driving 'Master Volume'" in bridge_log(bridge), "the bridge to open the mixer")
+    check("-45.00 dB to 0.00 dB" in bridge_log(bridge) and "muting with 'Master Playback Switch'" in bridge_log(bridge), bridge_log(bridge))
+    wait_until(lambda: client.state()["volume"]["volume"] == 17, "flywheeld to take the mixer's 17 %%")
+    for percent, raw in [(50, "54"), (75, "80"), (10, "-17")]:
+        client.send({"cmd": "set", "control": "volume", "volume": percent})
+        wait_until(lambda: mixer_values(card, "Master Volume") == [raw, raw], "raw %s for %d %%, amixer says %s" % (raw, percent, mixer_values(card, "Master Volume")))
+    amixer(card, "cset", "name=Master Volume", "80")
+    wait_until(lambda: client.state()["volume"]["volume"] == 75, "flywheeld to take amixer's raw 80 as 75 %%")
+    check(mixer_values(card, "Master Volume") == ["80", "80"], "the mixer moved after the read-back: %s" % mixer_values(card, "Master Volume"))
+    check(mixer_values(card, "Master Playback Switch") == ["off", "off"], "the new switch: %s" % mixer_values(card, "Master Playback Switch"))
+    play(gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 80ms\nrelease\n"), "--uinput", "--linger", "0.3")
+    wait_until(lambda: mixer_values(card, "Master Playback Switch") == ["on", "on"], "the first tap to turn the switch on")
+    play(gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 80ms\nrelease\n"), "--uinput", "--linger", "0.3")
+    wait_until(lambda: mixer_values(card, "Master Playback Switch") == ["off", "off"], "the second tap to turn the switch off")
+    # flywheeld restarts (at its start volume, 30) while the mixer moves to raw 54: it takes 50 % again.
+    daemon.stop()
+    amixer(card, "cset", "name=Master Volume", "54")
+    daemon.start()
+    client = daemon.client()
+    wait_until(lambda: "reconnected" in bridge_log(bridge) or bridge_log(bridge).count("connected to flywheeld") >= 2, "the bridge to reconnect")
+    wait_until(lambda: client.state()["volume"]["volume"] == 50, "the restarted flywheeld to take the mixer's 50 %%")
+    # The card goes (unbound from its driver, as an unplug): said, retried without spinning.
+    ticks = lambda: sum(int(x) for x in open("/proc/%d/stat" % bridge.process.pid).read().rsplit(")", 1)[1].split()[11:13])
+    with open("/sys/bus/platform/drivers/snd_dummy/unbind", "w") as f:
+        f.write("snd_dummy.0")
+    wait_until(lambda: "went away" in bridge_log(bridge) or "was removed" in bridge_log(bridge), "the bridge to say the card went away")
+    before = ticks()
+    time.sleep(2)  # measuring: the bridge's CPU time over two seconds without its card
+    spent = (ticks() - before) / os.sysconf("SC_CLK_TCK")
+    check(spent < 0.2, "the bridge spent %.2f s of CPU in 2 s without its card" % spent)
+    check(bridge.process.poll() is None, "the bridge exited without its card: %s" % bridge_log(bridge))
+    with open("/sys/bus/platform/drivers/snd_dummy/bind", "w") as f:
+        f.write("snd_dummy.0")
+    wait_until(lambda: bridge_log(bridge).count("driving 'Master Volume'") >= 2, "the bridge to drive the card again", timeout=30)
+    client.send({"cmd": "set", "control": "volume", "volume": 75})
+    wait_until(lambda: mixer_values(card, "Master Volume") == ["80", "80"], "the card back to take 75 %% as raw 80")
+    print("     alsa: %.3f s of CPU in 2 s without the card; log:\n%s" % (spent, "".join("       " + l + "\n" for l in bridge_log(bridge).splitlines())), flush=True)
+    start = time.monotonic()
+    bridge.stop()
+    check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
+    daemon.stop()
+
+
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
          test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
-         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat]
+         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy]
 
 
 def main(names):
