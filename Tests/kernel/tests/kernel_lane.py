@@ -756,9 +756,79 @@ def test_alsa_dummy():
     daemon.stop()
 
 
+class KeyReader:
+    """Reads a virtual keyboard's event node: (code, value) of every EV_KEY event, in order."""
+
+    def __init__(self, node):
+        self.fd = os.open(node, os.O_RDONLY)
+        self.keys = []
+        self.changed = threading.Condition()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        import struct
+        while True:
+            try:
+                data = os.read(self.fd, 24 * 64)
+            except OSError:
+                return
+            for offset in range(0, len(data) - 23, 24):
+                _, _, kind, code, value = struct.unpack_from("<qqHHi", data, offset)
+                if kind == 1:  # EV_KEY
+                    with self.changed:
+                        self.keys.append((code, value))
+                        self.changed.notify_all()
+
+    def wait_for(self, predicate, what, timeout=20):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not predicate(self.keys):
+                left = deadline - time.monotonic()
+                check(left > 0, "timed out waiting for %s; keys %s" % (what, self.keys[-10:]))
+                self.changed.wait(left)
+
+
+def test_keys_uinput():
+    """flywheel keys: a knob's turn on the volume presses KEY_VOLUMEUP once per step flywheeld reports
+    (read back from the virtual keyboard's event node), a held button holds KEY_PLAYPAUSE, and flywheeld
+    killed while it is held releases it; SIGTERM ends the bridge at once."""
+    daemon = Daemon(VOLUME_KNOB)
+    client = daemon.client()
+    bridge = Bridge(daemon.dir, "keys", "--socket", daemon.socket, "--map", "volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN", "--map", "BTN_0=KEY_PLAYPAUSE")
+    line = wait_until(lambda: next((l for l in bridge_log(bridge).splitlines() if "the keyboard 'Flywheel keys' is" in l), None), "the keyboard")
+    reader = KeyReader(line.rsplit(" ", 1)[-1].rstrip("."))
+    wait_until(lambda: "connected to flywheeld" in bridge_log(bridge), "the bridge to connect")
+    play(gentle_scenario(daemon.dir, "turn +12 at 20/s\nhold 300ms\nturn -5 at 20/s\nhold 300ms\n"), "--uinput", "--linger", "0.3")
+    client.next_or_seen(lambda m: m["class"] == "volume" and m["phase"] == "settled")
+    volumes = [m["volume"] for m in client.seen if m["class"] == "volume"]
+    final = client.state()["volume"]["volume"]
+    ups = sum(max(0, b - a) for a, b in zip([30] + volumes, volumes + [final]))
+    downs = sum(max(0, a - b) for a, b in zip([30] + volumes, volumes + [final]))
+    check(ups > 0 and downs > 0, "the volume moved %s" % volumes)
+    reader.wait_for(lambda keys: keys.count((115, 1)) >= ups and keys.count((114, 1)) >= downs, "%d KEY_VOLUMEUP and %d KEY_VOLUMEDOWN" % (ups, downs))
+    time.sleep(0.3)  # measuring: no more presses than steps come after
+    check(reader.keys.count((115, 1)) == ups and reader.keys.count((114, 1)) == downs and reader.keys.count((115, 0)) == ups,
+          "keys %s for volumes %s" % (reader.keys, volumes))
+    holding = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 4s\nrelease\n"), "--uinput"],
+                               stderr=subprocess.PIPE)
+    RUNNING.append(holding)
+    reader.wait_for(lambda keys: (164, 1) in keys, "KEY_PLAYPAUSE down")
+    daemon.process.kill()
+    killed = time.monotonic()
+    reader.wait_for(lambda keys: (164, 0) in keys, "KEY_PLAYPAUSE up once flywheeld is gone", timeout=5)
+    released = time.monotonic() - killed
+    check(released < 1, "KEY_PLAYPAUSE released %.2f s after flywheeld died" % released)
+    holding.wait(timeout=TIMEOUT)
+    print("     keys: %d up, %d down for the volume's %s; KEY_PLAYPAUSE released %.0f ms after flywheeld was killed" % (
+        ups, downs, volumes, released * 1e3), flush=True)
+    start = time.monotonic()
+    bridge.stop()
+    check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
+
+
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
          test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
-         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy]
+         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy, test_keys_uinput]
 
 
 def main(names):
