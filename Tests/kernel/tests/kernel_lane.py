@@ -652,6 +652,11 @@ VOLUME_KNOB = """{
 }"""
 
 
+NAVIGATE_KNOB = """{
+  controls: { mode: { segments: ["navigate"] }, buttons: { BTN_0: "none" } },
+}"""
+
+
 def wait_until(condition, what, timeout=20):
     """Polls `condition` until it returns something true (returned) or `timeout` passes (a failure naming `what`)."""
     deadline = time.monotonic() + timeout
@@ -791,10 +796,13 @@ class KeyReader:
 def test_keys_uinput():
     """flywheel keys: a knob's turn on the volume presses KEY_VOLUMEUP once per step flywheeld reports
     (read back from the virtual keyboard's event node), a held button holds KEY_PLAYPAUSE, and flywheeld
-    killed while it is held releases it; SIGTERM ends the bridge at once."""
+    killed while it is held releases it; flywheeld back with the knob on the navigator, the same bridge
+    presses KEY_NEXTSONG and KEY_PREVIOUSSONG once a detent, in the turns' order, a fast turn no more
+    often than a slow one; SIGTERM ends the bridge at once."""
     daemon = Daemon(VOLUME_KNOB)
     client = daemon.client()
-    bridge = Bridge(daemon.dir, "keys", "--socket", daemon.socket, "--map", "volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN", "--map", "BTN_0=KEY_PLAYPAUSE")
+    bridge = Bridge(daemon.dir, "keys", "--socket", daemon.socket, "--map", "volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN", "--map", "BTN_0=KEY_PLAYPAUSE",
+                    "--map", "navigate+=KEY_NEXTSONG,navigate-=KEY_PREVIOUSSONG")
     line = wait_until(lambda: next((l for l in bridge_log(bridge).splitlines() if "the keyboard 'Flywheel keys' is" in l), None), "the keyboard")
     reader = KeyReader(line.rsplit(" ", 1)[-1].rstrip("."))
     wait_until(lambda: "connected to flywheeld" in bridge_log(bridge), "the bridge to connect")
@@ -821,6 +829,31 @@ def test_keys_uinput():
     holding.wait(timeout=TIMEOUT)
     print("     keys: %d up, %d down for the volume's %s; KEY_PLAYPAUSE released %.0f ms after flywheeld was killed" % (
         ups, downs, volumes, released * 1e3), flush=True)
+    # flywheeld back, its knob on the navigator: 12 detents on, 5 back, then a fast 8 on (acceleration
+    # would make more steps of it than a slow turn's).
+    with open(daemon.config, "w") as f:
+        f.write(NAVIGATE_KNOB)
+    daemon.start()
+    client = daemon.client()
+    wait_until(lambda: bridge_log(bridge).count("connected to flywheeld") >= 2, "the bridge to reconnect")
+    before = len(reader.keys)
+    play(gentle_scenario(daemon.dir, "turn +12 at 20/s\nhold 300ms\nturn -5 at 20/s\nhold 300ms\nturn +8 at 80/s\nhold 300ms\n"), "--uinput", "--linger", "0.3")
+    steps = []
+
+    def counted(message):
+        if message["class"] == "navigate":
+            steps.append(message["steps"])
+        return sum(abs(n) for n in steps) >= 25
+    client.next(counted)
+    expected = [163] * 12 + [165] * 5 + [163] * 8
+    check(sum(n for n in steps if n > 0) == 20 and sum(-n for n in steps if n < 0) == 5, "navigate steps %s for 12 on, 5 back, 8 on" % steps)
+    pressed = lambda: [code for code, value in reader.keys[before:] if value == 1]
+    reader.wait_for(lambda keys: len(pressed()) >= len(expected), "%d presses for the navigator" % len(expected))
+    time.sleep(0.3)  # measuring: no more presses than detents come after
+    check(pressed() == expected, "presses %s for navigate steps %s" % (pressed(), steps))
+    check([code for code, value in reader.keys[before:] if value == 0] == expected, "releases %s" % reader.keys[before:])
+    print("     keys: the navigator's %d messages %s made %d KEY_NEXTSONG and %d KEY_PREVIOUSSONG presses" % (
+        len(steps), steps, pressed().count(163), pressed().count(165)), flush=True)
     start = time.monotonic()
     bridge.stop()
     check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
