@@ -13,15 +13,16 @@
 # What it installs:
 #   /usr/bin/flywheeld, /usr/bin/flywheel
 #   /usr/share/flywheel/hardware/          profiles, scenarios, the encoder overlay
-#   /usr/lib/udev/rules.d/60-flywheel.rules
+#   /usr/lib/udev/rules.d/60-flywheel.rules  (also /dev/uinput for the uinput group)
+#   /usr/lib/modules-load.d/flywheel-keys.conf  the uinput module, loaded at boot
 #   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, and the bridges' units:
-#                                          flywheel-mpd.service, flywheel-osc@.service, flywheel-midi@.service, flywheel-mqtt@.service,
-#                                          flywheel-web.service (websocketd and flywheel connect, on loopback)
+#                                          flywheel-mpd.service, flywheel-osc@.service, flywheel-midi@.service, flywheel-mqtt@.service, flywheel-alsa@.service,
+#                                          flywheel-keys.service, flywheel-web.service (websocketd and flywheel connect, on loopback)
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
 #   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, the music-box recipe, profiles' format, copyright, changelog
 #   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
-# and the maintainer scripts in udev/package/ (the gpio group, udev reload, the socket enabled).
+# and the maintainer scripts in udev/package/ (the gpio and uinput groups, udev reload, the socket enabled).
 set -euo pipefail
 
 # The protocol document, found under Sources/ when empty (wherever it lives, a DocC catalog included).
@@ -84,6 +85,7 @@ doc=$root/usr/share/doc/flywheel
 hardware=$root/usr/share/flywheel/hardware
 
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" "$hardware/scenarios" "$root/usr/lib/udev/rules.d" \
+    "$root/usr/lib/modules-load.d" \
     "$root/usr/share/flywheel/web" \
     "$root/usr/lib/systemd/system" "$root/etc/flywheel" "$doc"
 for program in flywheeld flywheel; do
@@ -93,8 +95,9 @@ done
 install -m 0644 hardware/*.profile hardware/*.dts "$hardware/"
 install -m 0644 hardware/scenarios/*.sim "$hardware/scenarios/"
 install -m 0644 udev/60-flywheel.rules "$root/usr/lib/udev/rules.d/"
+install -m 0644 udev/flywheel-keys.conf "$root/usr/lib/modules-load.d/"
 install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service udev/flywheel-osc@.service \
-    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
+    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-alsa@.service udev/flywheel-keys.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
 install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
@@ -148,7 +151,7 @@ shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/flywheeld" "$root
     { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
 depends=${shlibs#shlibs:Depends=}
 [ -n "$depends" ] && [ "$depends" != "$shlibs" ] || die "dpkg-shlibdeps gave no Depends: '$shlibs'"
-# groupadd and groupdel (the gpio group) are in passwd.
+# groupadd and groupdel (the gpio and uinput groups) are in passwd.
 depends="$depends, passwd"
 
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
@@ -176,8 +179,9 @@ Description: knobs and jog wheels with physical feel, as tempo and scrub events
  the bridges' units are left for the administrator to enable:
  flywheel-mpd.service (MPD), flywheel-osc@HOST:PORT (OSC),
  flywheel-midi@PORT (MIDI), flywheel-mqtt@HOST:PORT (MQTT and Home
- Assistant) and flywheel-web.service (a WebSocket feed and
- page for web UIs on loopback, with websocketd).
+ Assistant), flywheel-alsa@CARD (a sound card's mixer), flywheel-keys.service
+ (a virtual keyboard, through uinput) and flywheel-web.service (a WebSocket
+ feed and page for web UIs on loopback, with websocketd).
 CONTROL
 (cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$epoch" {} +

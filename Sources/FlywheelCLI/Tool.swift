@@ -23,6 +23,8 @@ public enum FlywheelTool {
         ToolCommand(name: "osc", usage: OSCCommand.usage, run: OSCCommand.run),
         ToolCommand(name: "mqtt", usage: MQTTCommand.usage, run: MQTTCommand.run),
         ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
+        ToolCommand(name: "alsa", usage: ALSACommand.usage, run: ALSACommand.run),
+        ToolCommand(name: "keys", usage: KeysCommand.usage, run: KeysCommand.run),
         ToolCommand(name: "devices", usage: DevicesCommand.usage, run: DevicesCommand.run),
         ToolCommand(name: "record", usage: RecordCommand.usage, run: RecordCommand.run),
         ToolCommand(name: "soak", usage: SoakCommand.usage, run: SoakCommand.run),

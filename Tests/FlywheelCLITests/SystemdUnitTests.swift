@@ -1,3 +1,5 @@
+@testable import FlywheelCLI
+import FlywheelIO
 import Glibc
 import Testing
 
@@ -11,10 +13,11 @@ struct SystemdUnitTests {
         ("flywheeld.service", "flywheeld.service"), ("flywheeld.socket", "flywheeld.socket"),
         ("flywheel-mpd.service", "flywheel-mpd.service"), ("flywheel-osc@.service", "flywheel-osc@localhost.service"),
         ("flywheel-midi@.service", "flywheel-midi@dev-snd-midiC1D0.service"), ("flywheel-mqtt@.service", "flywheel-mqtt@localhost.service"),
+        ("flywheel-alsa@.service", "flywheel-alsa@0.service"), ("flywheel-keys.service", "flywheel-keys.service"),
         ("flywheel-web.service", "flywheel-web.service"),
     ]
 
-    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT and web bridges') verifies cleanly",
+    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT, ALSA, keys and web bridges') verifies cleanly",
           .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
     func verify() throws {
         var template = Array("/tmp/flywheel-units-XXXXXX".utf8CString)
@@ -59,6 +62,8 @@ struct SystemdUnitTests {
         ("flywheel-midi@.service", "ExecStart=/usr/bin/flywheel midi --socket /run/flywheel/flywheel.sock --device %f ", []),
         ("flywheel-mqtt@.service", "ExecStart=/usr/bin/flywheel mqtt --socket /run/flywheel/flywheel.sock --broker %i ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-alsa@.service", "ExecStart=/usr/bin/flywheel alsa --socket /run/flywheel/flywheel.sock --card %i ", []),
+        ("flywheel-keys.service", "ExecStart=/usr/bin/flywheel keys --socket /run/flywheel/flywheel.sock ", []),
         ("flywheel-web.service", "ExecStart=/usr/bin/websocketd --address=127.0.0.1 --port=8080 --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressAllow=localhost", "IPAddressDeny=any"]),
     ]
@@ -85,5 +90,28 @@ struct SystemdUnitTests {
         // The MIDI bridge opens the raw MIDI port named by its instance, and nothing but sound devices.
         let midi = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-midi@.service")))
         #expect(midi.contains("\nDeviceAllow=char-alsa rw\n") && midi.contains("\nSupplementaryGroups=audio\n"))
+        // The ALSA bridge opens the card's control device (/dev/snd/controlC*), a sound device too.
+        let alsa = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-alsa@.service")))
+        #expect(alsa.contains("\nDeviceAllow=char-alsa rw\n") && alsa.contains("\nSupplementaryGroups=audio\n"))
+    }
+
+    @Test("the keys bridge's unit reaches /dev/uinput alone, through the uinput group the udev rules give it, with a default map")
+    func keysUnit() throws {
+        let keys = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-keys.service")))
+        let deviceLines = keys.split(separator: "\n").filter { $0.hasPrefix("DeviceAllow=") || $0.hasPrefix("SupplementaryGroups=") }
+        #expect(deviceLines == ["SupplementaryGroups=audio uinput", "DeviceAllow=/dev/uinput rw"])
+        // PrivateDevices= would give the service a /dev without uinput.
+        #expect(!keys.contains("\nPrivateDevices="))
+        #expect(keys.contains("\nEnvironmentFile=-/etc/flywheel/keys.env\n") && keys.contains("$FLYWHEEL_KEYS_OPTIONS\n"))
+        // The default map, which `flywheel keys` takes: a knob's steps the volume keys, BTN_0 play/pause.
+        let prefix = "Environment=\"FLYWHEEL_KEYS_OPTIONS=--map "
+        let defaults = try #require(keys.split(separator: "\n").first { $0.hasPrefix(prefix) })
+        var map = KeyMap()
+        try map.add(String(defaults.dropFirst(prefix.count).dropLast()), keyCode: VirtualKeyboard.keyCode(named:))
+        #expect(map.keys == [.anyStep(1): 115, .anyStep(-1): 114, .button(0x100): 164])
+        #expect(keys.contains("\nAfter=flywheeld.socket systemd-modules-load.service\n"))
+        // The module is loaded at boot (the udev rules give /dev/uinput to the group: UdevRulesTests).
+        let modules = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-keys.conf")))
+        #expect(modules.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["uinput"])
     }
 }

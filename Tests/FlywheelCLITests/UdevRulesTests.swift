@@ -8,7 +8,7 @@ struct UdevRulesTests {
     static let text = RepositoryPaths.read(RepositoryPaths.path("udev/60-flywheel.rules")) ?? ""
 
     static let matchKeys: Set<String> = ["ACTION", "SUBSYSTEM", "KERNEL", "ATTRS", "DRIVERS", "ENV"]
-    static let assignKeys: Set<String> = ["GROUP", "MODE", "SYMLINK", "TAG", "ENV", "GOTO", "LABEL"]
+    static let assignKeys: Set<String> = ["GROUP", "MODE", "OPTIONS", "SYMLINK", "TAG", "ENV", "GOTO", "LABEL"]
 
     /// Splits `KEY{attr}OP"value"` pairs; nil when a pair is malformed.
     static func pairs(_ line: Substring) -> [(key: String, attribute: String?, op: String, value: String)]? {
@@ -72,6 +72,15 @@ struct UdevRulesTests {
         #expect(Self.text.contains("TAG+=\"uaccess\""))
         #expect(Self.text.contains("TAG+=\"systemd\", ENV{SYSTEMD_WANTS}+=\"flywheeld.service\""))
         #expect(Self.text.contains("KERNEL==\"gpiochip*\", GROUP=\"gpio\", MODE=\"0660\""))
+    }
+
+    @Test("/dev/uinput gets group uinput, mode 0660 (flywheel-keys.service's), the static node before the module loads too")
+    func uinput() {
+        let rule = #"SUBSYSTEM=="misc", KERNEL=="uinput", GROUP="uinput", MODE="0660", OPTIONS+="static_node=uinput", GOTO="flywheel_end""#
+        #expect(Self.text.split(separator: "\n").contains { $0 == rule })
+        // Before the input devices' rules, which end at SUBSYSTEM!="input".
+        let lines = Self.text.split(separator: "\n")
+        #expect((lines.firstIndex { $0 == rule } ?? .max) < (lines.firstIndex { $0.hasPrefix(#"SUBSYSTEM!="input""#) } ?? -1))
     }
 
     @Test("the parser rejects malformed rules")

@@ -39,11 +39,14 @@ expected="0755 usr/bin/flywheeld
 0644 usr/share/flywheel/hardware/scenarios/demo.sim
 0644 usr/share/flywheel/hardware/scenarios/shuttle-wrap.sim
 0644 usr/lib/udev/rules.d/60-flywheel.rules
+0644 usr/lib/modules-load.d/flywheel-keys.conf
 0644 usr/lib/systemd/system/flywheeld.service
 0644 usr/lib/systemd/system/flywheeld.socket
 0644 usr/lib/systemd/system/flywheel-mpd.service
 0644 usr/lib/systemd/system/flywheel-osc@.service
 0644 usr/lib/systemd/system/flywheel-mqtt@.service
+0644 usr/lib/systemd/system/flywheel-alsa@.service
+0644 usr/lib/systemd/system/flywheel-keys.service
 0644 usr/lib/systemd/system/flywheel-midi@.service
 0644 usr/lib/systemd/system/flywheel-web.service
 0644 usr/share/flywheel/web/flywheel.html
@@ -130,6 +133,7 @@ units_use_usr_bin() {
         grep -q '^ExecStart=/usr/bin/flywheel mpd' "$root/usr/lib/systemd/system/flywheel-mpd.service" &&
         grep -q '^ExecStart=/usr/bin/flywheel osc' "$root/usr/lib/systemd/system/flywheel-osc@.service" &&
         grep -q '^ExecStart=/usr/bin/flywheel midi' "$root/usr/lib/systemd/system/flywheel-midi@.service" &&
+        grep -q '^ExecStart=/usr/bin/flywheel keys' "$root/usr/lib/systemd/system/flywheel-keys.service" &&
         grep -q '^ExecStart=/usr/bin/websocketd --address=127.0.0.1 .* --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect' \
             "$root/usr/lib/systemd/system/flywheel-web.service" &&
         ! grep -rq /usr/local "$root/usr/lib/systemd" "$root/usr/lib/udev"

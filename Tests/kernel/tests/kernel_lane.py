@@ -107,14 +107,22 @@ class Daemon:
         self.notify.bind(notify_path)
         os.chmod(notify_path, 0o777)
         self.notify.settimeout(TIMEOUT)
+        self.as_user = as_user
+        self.start()
+
+    def start(self):
+        """Starts flywheeld (again, after ``stop``: at the same socket, as a restart does)."""
+        notify_path = os.path.join(self.dir, "notify")
         argv = [os.path.join(BIN, "flywheeld"), "--config", self.config, "--socket", self.socket, "--frames", "0", "--hardware", HARDWARE]
-        if as_user:  # nobody: device nodes are root-only until someone changes them
+        if self.as_user:  # nobody: device nodes are root-only until someone changes them
             argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
         env = dict(os.environ, NOTIFY_SOCKET=notify_path)
         self.stderr = open(os.path.join(self.dir, "stderr"), "w+")
         self.process = subprocess.Popen(argv, env=env, stderr=self.stderr)
         RUNNING.append(self.process)
         message = self.notify.recv(4096).decode()
+        while message.startswith("STOPPING=1"):  # the previous flywheeld's goodbye, on a restart
+            message = self.notify.recv(4096).decode()
         check(message == "READY=1", "flywheeld did not become ready: %r" % message)
 
     def client(self):
@@ -639,9 +647,221 @@ def test_powermate_led_beat():
     daemon.stop()
 
 
+VOLUME_KNOB = """{
+  controls: { volume: { cap: 100, start: 30, step: 1 }, mode: { segments: ["volume"] }, buttons: { BTN_0: "none" } },
+}"""
+
+
+NAVIGATE_KNOB = """{
+  controls: { mode: { segments: ["navigate"] }, buttons: { BTN_0: "none" } },
+}"""
+
+
+def wait_until(condition, what, timeout=20):
+    """Polls `condition` until it returns something true (returned) or `timeout` passes (a failure naming `what`)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        check(time.monotonic() < deadline, "timed out waiting for %s" % what)
+        time.sleep(0.02)
+
+
+def bridge_log(bridge):
+    with open(bridge.stderr.name) as f:
+        return f.read()
+
+
+def amixer(card, *args):
+    run = subprocess.run(["amixer", "-c", card] + list(args), capture_output=True, text=True, timeout=TIMEOUT)
+    check(run.returncode == 0, "amixer %s: %s" % (" ".join(args), run.stderr))
+    return run.stdout
+
+
+def mixer_values(card, name):
+    """An element's values as amixer cget prints them (": values=54,54")."""
+    for line in amixer(card, "cget", "name=" + name).splitlines():
+        if line.strip().startswith(": values="):
+            return line.strip()[len(": values="):].split(",")
+    raise Failure("amixer printed no values for %s" % name)
+
+
+def add_user_switch(card_index, name):
+    """Adds a BOOLEAN element of two channels to the card (SNDRV_CTL_IOCTL_ELEM_ADD: a user control, as
+    alsa-lib's softvol makes; it stays until the card goes). snd-dummy's Master has no playback switch."""
+    import fcntl
+    import struct
+    info = bytearray(272)  # struct snd_ctl_elem_info on 64-bit Linux
+    struct.pack_into("<IiII44sI", info, 0, 0, 2, 0, 0, name.encode(), 0)  # id: iface MIXER
+    struct.pack_into("<iIIi", info, 64, 1, 3, 2, 0)  # type BOOLEAN, access READWRITE, count 2
+    struct.pack_into("<qqq", info, 80, 0, 1, 0)
+    with open("/dev/snd/controlC%d" % card_index, "rb+", buffering=0) as control:
+        fcntl.ioctl(control, 0xC1105517, info)  # SNDRV_CTL_IOCTL_ELEM_ADD
+
+
+def test_alsa_dummy():
+    """flywheel alsa on snd-dummy's Master (raw -50…100, -45 dB to 0 dB in 0.3 dB steps): flywheeld takes the
+    mixer's volume when the bridge starts (raw 0, -30 dB: 17 % on alsamixer's cubic scale); a volume of 50 %
+    is raw 54 (-13.8 dB) and 75 % raw 80; amixer's change comes back to flywheeld; a button's taps turn the
+    switch on and off; after flywheeld restarts it takes the mixer's volume again; the card unbound is said
+    and retried without spinning, and bound again it is driven again; SIGTERM ends the bridge at once."""
+    if subprocess.run(["sh", "-c", "command -v amixer"], capture_output=True).returncode != 0:
+        print("skip test_alsa_dummy: amixer is not installed (alsa-utils; Tests/kernel/prepare.sh installs it)", flush=True)
+        return
+    subprocess.run(["modprobe", "snd-dummy"], check=True)
+    with open("/proc/asound/cards") as f:
+        index = next(int(line.split()[0]) for line in f if "[Dummy" in line)
+    card = str(index)
+    add_user_switch(index, "Master Playback Switch")
+    amixer(card, "cset", "name=Master Volume", "0")
+    daemon = Daemon(VOLUME_KNOB)
+    client = daemon.client()
+    bridge = Bridge(daemon.dir, "alsa", "--socket", daemon.socket, "--card", "Dummy", "--control", "Master", "--mute-button", "BTN_0")
+    wait_until(lambda: "driving 'Master Volume'" in bridge_log(bridge), "the bridge to open the mixer")
+    check("-45.00 dB to 0.00 dB" in bridge_log(bridge) and "muting with 'Master Playback Switch'" in bridge_log(bridge), bridge_log(bridge))
+    wait_until(lambda: client.state()["volume"]["volume"] == 17, "flywheeld to take the mixer's 17 %%")
+    for percent, raw in [(50, "54"), (75, "80"), (10, "-17")]:
+        client.send({"cmd": "set", "control": "volume", "volume": percent})
+        wait_until(lambda: mixer_values(card, "Master Volume") == [raw, raw], "raw %s for %d %%, amixer says %s" % (raw, percent, mixer_values(card, "Master Volume")))
+    amixer(card, "cset", "name=Master Volume", "80")
+    wait_until(lambda: client.state()["volume"]["volume"] == 75, "flywheeld to take amixer's raw 80 as 75 %%")
+    check(mixer_values(card, "Master Volume") == ["80", "80"], "the mixer moved after the read-back: %s" % mixer_values(card, "Master Volume"))
+    check(mixer_values(card, "Master Playback Switch") == ["off", "off"], "the new switch: %s" % mixer_values(card, "Master Playback Switch"))
+    play(gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 80ms\nrelease\n"), "--uinput", "--linger", "0.3")
+    wait_until(lambda: mixer_values(card, "Master Playback Switch") == ["on", "on"], "the first tap to turn the switch on")
+    play(gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 80ms\nrelease\n"), "--uinput", "--linger", "0.3")
+    wait_until(lambda: mixer_values(card, "Master Playback Switch") == ["off", "off"], "the second tap to turn the switch off")
+    # flywheeld restarts (at its start volume, 30) while the mixer moves to raw 54: it takes 50 % again.
+    daemon.stop()
+    amixer(card, "cset", "name=Master Volume", "54")
+    daemon.start()
+    client = daemon.client()
+    wait_until(lambda: "reconnected" in bridge_log(bridge) or bridge_log(bridge).count("connected to flywheeld") >= 2, "the bridge to reconnect")
+    wait_until(lambda: client.state()["volume"]["volume"] == 50, "the restarted flywheeld to take the mixer's 50 %%")
+    # The card goes (unbound from its driver, as an unplug): said, retried without spinning.
+    ticks = lambda: sum(int(x) for x in open("/proc/%d/stat" % bridge.process.pid).read().rsplit(")", 1)[1].split()[11:13])
+    with open("/sys/bus/platform/drivers/snd_dummy/unbind", "w") as f:
+        f.write("snd_dummy.0")
+    wait_until(lambda: "went away" in bridge_log(bridge) or "was removed" in bridge_log(bridge), "the bridge to say the card went away")
+    before = ticks()
+    time.sleep(2)  # measuring: the bridge's CPU time over two seconds without its card
+    spent = (ticks() - before) / os.sysconf("SC_CLK_TCK")
+    check(spent < 0.2, "the bridge spent %.2f s of CPU in 2 s without its card" % spent)
+    check(bridge.process.poll() is None, "the bridge exited without its card: %s" % bridge_log(bridge))
+    with open("/sys/bus/platform/drivers/snd_dummy/bind", "w") as f:
+        f.write("snd_dummy.0")
+    wait_until(lambda: bridge_log(bridge).count("driving 'Master Volume'") >= 2, "the bridge to drive the card again", timeout=30)
+    client.send({"cmd": "set", "control": "volume", "volume": 75})
+    wait_until(lambda: mixer_values(card, "Master Volume") == ["80", "80"], "the card back to take 75 %% as raw 80")
+    print("     alsa: %.3f s of CPU in 2 s without the card; log:\n%s" % (spent, "".join("       " + l + "\n" for l in bridge_log(bridge).splitlines())), flush=True)
+    start = time.monotonic()
+    bridge.stop()
+    check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
+    daemon.stop()
+
+
+class KeyReader:
+    """Reads a virtual keyboard's event node: (code, value) of every EV_KEY event, in order."""
+
+    def __init__(self, node):
+        self.fd = os.open(node, os.O_RDONLY)
+        self.keys = []
+        self.changed = threading.Condition()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        import struct
+        while True:
+            try:
+                data = os.read(self.fd, 24 * 64)
+            except OSError:
+                return
+            for offset in range(0, len(data) - 23, 24):
+                _, _, kind, code, value = struct.unpack_from("<qqHHi", data, offset)
+                if kind == 1:  # EV_KEY
+                    with self.changed:
+                        self.keys.append((code, value))
+                        self.changed.notify_all()
+
+    def wait_for(self, predicate, what, timeout=20):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not predicate(self.keys):
+                left = deadline - time.monotonic()
+                check(left > 0, "timed out waiting for %s; keys %s" % (what, self.keys[-10:]))
+                self.changed.wait(left)
+
+
+def test_keys_uinput():
+    """flywheel keys: a knob's turn on the volume presses KEY_VOLUMEUP once per step flywheeld reports
+    (read back from the virtual keyboard's event node), a held button holds KEY_PLAYPAUSE, and flywheeld
+    killed while it is held releases it; flywheeld back with the knob on the navigator, the same bridge
+    presses KEY_NEXTSONG and KEY_PREVIOUSSONG once a detent, in the turns' order, a fast turn no more
+    often than a slow one; SIGTERM ends the bridge at once."""
+    daemon = Daemon(VOLUME_KNOB)
+    client = daemon.client()
+    bridge = Bridge(daemon.dir, "keys", "--socket", daemon.socket, "--map", "volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN", "--map", "BTN_0=KEY_PLAYPAUSE",
+                    "--map", "navigate+=KEY_NEXTSONG,navigate-=KEY_PREVIOUSSONG")
+    line = wait_until(lambda: next((l for l in bridge_log(bridge).splitlines() if "the keyboard 'Flywheel keys' is" in l), None), "the keyboard")
+    reader = KeyReader(line.rsplit(" ", 1)[-1].rstrip("."))
+    wait_until(lambda: "connected to flywheeld" in bridge_log(bridge), "the bridge to connect")
+    play(gentle_scenario(daemon.dir, "turn +12 at 20/s\nhold 300ms\nturn -5 at 20/s\nhold 300ms\n"), "--uinput", "--linger", "0.3")
+    client.next_or_seen(lambda m: m["class"] == "volume" and m["phase"] == "settled")
+    volumes = [m["volume"] for m in client.seen if m["class"] == "volume"]
+    final = client.state()["volume"]["volume"]
+    ups = sum(max(0, b - a) for a, b in zip([30] + volumes, volumes + [final]))
+    downs = sum(max(0, a - b) for a, b in zip([30] + volumes, volumes + [final]))
+    check(ups > 0 and downs > 0, "the volume moved %s" % volumes)
+    reader.wait_for(lambda keys: keys.count((115, 1)) >= ups and keys.count((114, 1)) >= downs, "%d KEY_VOLUMEUP and %d KEY_VOLUMEDOWN" % (ups, downs))
+    time.sleep(0.3)  # measuring: no more presses than steps come after
+    check(reader.keys.count((115, 1)) == ups and reader.keys.count((114, 1)) == downs and reader.keys.count((115, 0)) == ups,
+          "keys %s for volumes %s" % (reader.keys, volumes))
+    holding = subprocess.Popen([os.path.join(BIN, "flywheel"), "sim", gentle_scenario(daemon.dir, "hold 100ms\npress\nhold 4s\nrelease\n"), "--uinput"],
+                               stderr=subprocess.PIPE)
+    RUNNING.append(holding)
+    reader.wait_for(lambda keys: (164, 1) in keys, "KEY_PLAYPAUSE down")
+    daemon.process.kill()
+    killed = time.monotonic()
+    reader.wait_for(lambda keys: (164, 0) in keys, "KEY_PLAYPAUSE up once flywheeld is gone", timeout=5)
+    released = time.monotonic() - killed
+    check(released < 1, "KEY_PLAYPAUSE released %.2f s after flywheeld died" % released)
+    holding.wait(timeout=TIMEOUT)
+    print("     keys: %d up, %d down for the volume's %s; KEY_PLAYPAUSE released %.0f ms after flywheeld was killed" % (
+        ups, downs, volumes, released * 1e3), flush=True)
+    # flywheeld back, its knob on the navigator: 12 detents on, 5 back, then a fast 8 on (acceleration
+    # would make more steps of it than a slow turn's).
+    with open(daemon.config, "w") as f:
+        f.write(NAVIGATE_KNOB)
+    daemon.start()
+    client = daemon.client()
+    wait_until(lambda: bridge_log(bridge).count("connected to flywheeld") >= 2, "the bridge to reconnect")
+    before = len(reader.keys)
+    play(gentle_scenario(daemon.dir, "turn +12 at 20/s\nhold 300ms\nturn -5 at 20/s\nhold 300ms\nturn +8 at 80/s\nhold 300ms\n"), "--uinput", "--linger", "0.3")
+    steps = []
+
+    def counted(message):
+        if message["class"] == "navigate":
+            steps.append(message["steps"])
+        return sum(abs(n) for n in steps) >= 25
+    client.next(counted)
+    expected = [163] * 12 + [165] * 5 + [163] * 8
+    check(sum(n for n in steps if n > 0) == 20 and sum(-n for n in steps if n < 0) == 5, "navigate steps %s for 12 on, 5 back, 8 on" % steps)
+    pressed = lambda: [code for code, value in reader.keys[before:] if value == 1]
+    reader.wait_for(lambda keys: len(pressed()) >= len(expected), "%d presses for the navigator" % len(expected))
+    time.sleep(0.3)  # measuring: no more presses than detents come after
+    check(pressed() == expected, "presses %s for navigate steps %s" % (pressed(), steps))
+    check([code for code, value in reader.keys[before:] if value == 0] == expected, "releases %s" % reader.keys[before:])
+    print("     keys: the navigator's %d messages %s made %d KEY_NEXTSONG and %d KEY_PREVIOUSSONG presses" % (
+        len(steps), steps, pressed().count(163), pressed().count(165)), flush=True)
+    start = time.monotonic()
+    bridge.stop()
+    check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
+
+
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
          test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
-         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat]
+         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy, test_keys_uinput]
 
 
 def main(names):
