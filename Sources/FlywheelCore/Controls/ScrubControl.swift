@@ -59,7 +59,7 @@ public struct ScrubControl: Sendable {
         defer { fineScale = 1 }
         let inertia = inertia && !fine
         let acceleration = fine ? AccelerationCurve.off : acceleration
-        var out = advanceCommit(to: time)
+        let out = advanceCommit(to: time)
         pendingCommit = nil
         rollback = nil  // the hand takes over from the glide or the hint
         edgeHint = nil
