@@ -3,7 +3,7 @@
 /// one byte buffer the outbox keeps (no array and no heap block a message, nothing to free); any
 /// other message is kept as the ``ServerMessage`` it is. The order of the turn is kept across
 /// both. A message a client must queue is copied out then (``message(at:)``).
-public final class Outbox {
+package final class Outbox {
     /// Where one message is: a span of ``bytes`` or one of ``others``.
     @usableFromInline
     struct Entry {
@@ -38,7 +38,7 @@ public final class Outbox {
     static let initialByteCapacity = 4096
 
     /// An empty outbox, with room for a usual turn made now (the first turn does not grow it).
-    public init() {
+    package init() {
         byteCapacity = Self.initialByteCapacity
         bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
         entryCapacity = Self.initialEntryCapacity
@@ -51,18 +51,18 @@ public final class Outbox {
     }
 
     /// How many messages it holds.
-    @inlinable public var count: Int { entryCount }
+    @inlinable package var count: Int { entryCount }
     /// Whether it holds none.
-    @inlinable public var isEmpty: Bool { entryCount == 0 }
+    @inlinable package var isEmpty: Bool { entryCount == 0 }
 
     /// Lends the outbox's bytes out until ``endLending()``: the pointers ``encodedWire(at:)``
     /// gives stay valid only while the outbox is not changed, so a change meanwhile (an append, or
     /// emptying it, from something the sending reached) is a bug, and traps rather than sending
     /// freed bytes. (Two calls rather than a closure: a broadcast lends at every wake-up.)
-    @inlinable public func beginLending() { lent += 1 }
+    @inlinable package func beginLending() { lent += 1 }
 
     /// Ends a ``beginLending()``.
-    @inlinable public func endLending() {
+    @inlinable package func endLending() {
         precondition(lent > 0, "an outbox's lending ended more often than it began")
         lent -= 1
     }
@@ -78,7 +78,7 @@ public final class Outbox {
     }
 
     /// Adds a control's event, encoded where it is kept.
-    public func append(_ event: ControlEvent) {
+    package func append(_ event: ControlEvent) {
         checkNotLent()
         // The room the one encoder gives a control event (the longest needs less).
         let room = ServerMessage.controlEventCapacity
@@ -92,19 +92,19 @@ public final class Outbox {
     }
 
     /// Adds a message.
-    public func append(_ message: ServerMessage) {
+    package func append(_ message: ServerMessage) {
         checkNotLent()
         add(Entry(messageClass: message.messageClass, frameKey: nil, other: others.count, start: 0, seqIndex: 0, end: 0))
         others.append(message)
     }
 
     /// Adds messages, in their order.
-    public func append(contentsOf messages: [ServerMessage]) {
+    package func append(contentsOf messages: [ServerMessage]) {
         for message in messages { append(message) }
     }
 
     /// The class of the message at `index`.
-    @inlinable public func messageClass(at index: Int) -> MessageClass { entry(at: index).messageClass }
+    @inlinable package func messageClass(at index: Int) -> MessageClass { entry(at: index).messageClass }
 
     @inlinable func entry(at index: Int) -> Entry {
         precondition(index >= 0 && index < entryCount, "an outbox has no message \(index)")
@@ -112,7 +112,7 @@ public final class Outbox {
     }
 
     /// The message at `index` as a ``ServerMessage`` of its own (a copy of its bytes).
-    public func message(at index: Int) -> ServerMessage {
+    package func message(at index: Int) -> ServerMessage {
         let entry = entry(at: index)
         if entry.other >= 0 { return others[entry.other] }
         let wire = [UInt8](UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start))
@@ -122,13 +122,13 @@ public final class Outbox {
     }
 
     /// Every message, in order, each of its own.
-    public var messages: [ServerMessage] { (0..<count).map(message(at:)) }
+    package var messages: [ServerMessage] { (0..<count).map(message(at:)) }
 
     /// The bytes of the message at `index` when the outbox encoded it (as ``ServerMessage/wire``),
     /// and where its seq goes in them; nil for a message added as a ``ServerMessage``
     /// (``message(at:)`` is that message). The bytes are the outbox's own: valid until it is next
     /// changed (send them between ``beginLending()`` and ``endLending()``).
-    @inlinable public func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
+    @inlinable package func encodedWire(at index: Int) -> (wire: UnsafeRawBufferPointer, seqIndex: Int)? {
         let entry = entry(at: index)
         guard entry.other < 0 else { return nil }
         return (UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start), entry.seqIndex &- entry.start)
@@ -136,7 +136,7 @@ public final class Outbox {
 
     /// Empties it for the next turn, keeping its room (unless an unusual turn grew it past what
     /// is kept, which it gives back: one burst does not hold its memory for good).
-    @inlinable public func removeAll() {
+    @inlinable package func removeAll() {
         checkNotLent()
         if !others.isEmpty { others.clearForNextTurn() }
         entryCount = 0

@@ -10,12 +10,15 @@
 /// (``takeMessages()`` where a copy of each is wanted).
 public final class Pipeline {
     /// Where every message goes, in order, until its owner empties it.
-    public let outbox: Outbox
+    package let outbox: Outbox
     /// The controls, the playback and the frame grid, as one value: each step takes it once.
     private var state: PipelineState
 
-    /// A pipeline around `core`, writing into `outbox` (a new one unless given).
-    public init(core: DaemonCore, outbox: Outbox = Outbox()) {
+    /// A pipeline around `core`, writing into a new outbox.
+    public convenience init(core: DaemonCore) { self.init(core: core, outbox: Outbox()) }
+
+    /// A pipeline around `core`, writing into `outbox`.
+    package init(core: DaemonCore, outbox: Outbox) {
         self.outbox = outbox
         state = PipelineState(controls: core)
     }

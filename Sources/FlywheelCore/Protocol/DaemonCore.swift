@@ -113,7 +113,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// ``knob(by:at:touching:route:device:inertia:acceleration:)``, its messages added to `outbox`.
-    public mutating func knob(
+    package mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
         device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil, into outbox: Outbox
     ) {
@@ -250,7 +250,7 @@ public struct DaemonCore: Sendable {
 
     /// Brings every control to `time`, and a button's press whose double press did not come;
     /// the messages are added to `outbox`.
-    public mutating func advance(to time: Nanoseconds, into outbox: Outbox) {
+    package mutating func advance(to time: Nanoseconds, into outbox: Outbox) {
         if buttonRepeats.nextDeadline != nil { advanceRepeats(to: time, into: outbox) }
         advanceControls(to: time, into: outbox)
     }
@@ -288,7 +288,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// Frames of the controls in motion at `time`, added to `outbox`.
-    public func frames(at time: Nanoseconds, into outbox: Outbox) {
+    package func frames(at time: Nanoseconds, into outbox: Outbox) {
         if let frame = tempo.frame(at: time) { outbox.append(frame) }
         if let frame = scrub.frame(at: time) { outbox.append(frame) }
         if let frame = volume.frame(at: time) { outbox.append(frame) }

@@ -220,7 +220,7 @@ public final class SocketServer {
 
     /// Sends each message of a turn to every client that wants it; a client that must queue one
     /// gets a copy of it then.
-    public func broadcast(_ outbox: Outbox) {
+    package func broadcast(_ outbox: Outbox) {
         // The lines are sent from the outbox's own bytes: lent out for the broadcast, so nothing
         // the sending reaches (a client dropped, its subscriptions changed) can change it meanwhile.
         outbox.beginLending()
