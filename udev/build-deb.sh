@@ -16,6 +16,7 @@
 #   /usr/lib/udev/rules.d/60-flywheel.rules
 #   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, and the bridges' units:
 #                                          flywheel-mpd.service, flywheel-osc@.service, flywheel-midi@.service, flywheel-mqtt@.service,
+#                                          flywheel-volumio@.service, flywheel-moode@.service,
 #                                          flywheel-web.service (websocketd and flywheel connect, on loopback)
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
@@ -94,7 +95,8 @@ install -m 0644 hardware/*.profile hardware/*.dts "$hardware/"
 install -m 0644 hardware/scenarios/*.sim "$hardware/scenarios/"
 install -m 0644 udev/60-flywheel.rules "$root/usr/lib/udev/rules.d/"
 install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service udev/flywheel-osc@.service \
-    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
+    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-volumio@.service udev/flywheel-moode@.service \
+    udev/flywheel-web.service "$root/usr/lib/systemd/system/"
 install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
@@ -176,7 +178,8 @@ Description: knobs and jog wheels with physical feel, as tempo and scrub events
  the bridges' units are left for the administrator to enable:
  flywheel-mpd.service (MPD), flywheel-osc@HOST:PORT (OSC),
  flywheel-midi@PORT (MIDI), flywheel-mqtt@HOST:PORT (MQTT and Home
- Assistant) and flywheel-web.service (a WebSocket feed and
+ Assistant), flywheel-volumio@HOST and flywheel-moode@HOST (the volume of
+ a Volumio or moOde player) and flywheel-web.service (a WebSocket feed and
  page for web UIs on loopback, with websocketd).
 CONTROL
 (cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"

@@ -11,10 +11,11 @@ struct SystemdUnitTests {
         ("flywheeld.service", "flywheeld.service"), ("flywheeld.socket", "flywheeld.socket"),
         ("flywheel-mpd.service", "flywheel-mpd.service"), ("flywheel-osc@.service", "flywheel-osc@localhost.service"),
         ("flywheel-midi@.service", "flywheel-midi@dev-snd-midiC1D0.service"), ("flywheel-mqtt@.service", "flywheel-mqtt@localhost.service"),
+        ("flywheel-volumio@.service", "flywheel-volumio@localhost.service"), ("flywheel-moode@.service", "flywheel-moode@localhost.service"),
         ("flywheel-web.service", "flywheel-web.service"),
     ]
 
-    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT and web bridges') verifies cleanly",
+    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT, Volumio, moOde and web bridges') verifies cleanly",
           .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
     func verify() throws {
         var template = Array("/tmp/flywheel-units-XXXXXX".utf8CString)
@@ -58,6 +59,10 @@ struct SystemdUnitTests {
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
         ("flywheel-midi@.service", "ExecStart=/usr/bin/flywheel midi --socket /run/flywheel/flywheel.sock --device %f ", []),
         ("flywheel-mqtt@.service", "ExecStart=/usr/bin/flywheel mqtt --socket /run/flywheel/flywheel.sock --broker %i ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-volumio@.service", "ExecStart=/usr/bin/flywheel volumio --socket /run/flywheel/flywheel.sock --host %i ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-moode@.service", "ExecStart=/usr/bin/flywheel moode --socket /run/flywheel/flywheel.sock --host %i ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
         ("flywheel-web.service", "ExecStart=/usr/bin/websocketd --address=127.0.0.1 --port=8080 --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressAllow=localhost", "IPAddressDeny=any"]),

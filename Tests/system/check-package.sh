@@ -44,6 +44,8 @@ expected="0755 usr/bin/flywheeld
 0644 usr/lib/systemd/system/flywheel-mpd.service
 0644 usr/lib/systemd/system/flywheel-osc@.service
 0644 usr/lib/systemd/system/flywheel-mqtt@.service
+0644 usr/lib/systemd/system/flywheel-volumio@.service
+0644 usr/lib/systemd/system/flywheel-moode@.service
 0644 usr/lib/systemd/system/flywheel-midi@.service
 0644 usr/lib/systemd/system/flywheel-web.service
 0644 usr/share/flywheel/web/flywheel.html
