@@ -24,6 +24,7 @@ public enum FlywheelTool {
         ToolCommand(name: "mqtt", usage: MQTTCommand.usage, run: MQTTCommand.run),
         ToolCommand(name: "volumio", usage: HTTPVolumeCommand.volumioUsage, run: HTTPVolumeCommand.volumio),
         ToolCommand(name: "moode", usage: HTTPVolumeCommand.moodeUsage, run: HTTPVolumeCommand.moode),
+        ToolCommand(name: "pipewire", usage: PipeWireCommand.usage, run: PipeWireCommand.run),
         ToolCommand(name: "midi", usage: MIDICommand.usage, run: MIDICommand.run),
         ToolCommand(name: "devices", usage: DevicesCommand.usage, run: DevicesCommand.run),
         ToolCommand(name: "record", usage: RecordCommand.usage, run: RecordCommand.run),

@@ -42,14 +42,17 @@ enum HTTPVolumeCommand {
         guard let host = try args.option("host"), !host.isEmpty, !host.contains("/") else {
             throw .usage("'\(platform.rawValue)' needs --host HOST[:PORT] (where \(platform.name)'s web server listens)")
         }
-        var muteButton: Int?
-        if let text = try args.option("mute-button") {
-            guard let code = KeyCode.button(named: text) else {
-                throw .usage("--mute-button takes a button as BTN_0…BTN_9 or a key code such as 256, not '\(text)'")
-            }
-            muteButton = Int(code)
-        }
+        let muteButton = try muteButton(&args)
         _ = try args.positionals("no other arguments", count: 0...0)
         try HTTPVolumeBridge(platform: platform, flywheel: socket, host: host, muteButton: muteButton, log: { console.err($0 + "\n") }).run()
+    }
+
+    /// `--mute-button BUTTON` (BTN_0…BTN_9 or a key code) of the volume bridges: its key code.
+    static func muteButton(_ args: inout Arguments) throws(ToolError) -> Int? {
+        guard let text = try args.option("mute-button") else { return nil }
+        guard let code = KeyCode.button(named: text) else {
+            throw .usage("--mute-button takes a button as BTN_0…BTN_9 or a key code such as 256, not '\(text)'")
+        }
+        return Int(code)
     }
 }
