@@ -31,7 +31,57 @@ struct HTTPVolumeBridgeTests {
         #expect(ChildProcess.run(python, ["-c", script]).status == 0)
     }
 
+    /// The fake player's mute (its /test/state, not logged), or nil when it does not answer.
+    static func muted(_ port: Int) -> Bool? {
+        let script = "import urllib.request, json; print(json.load(urllib.request.urlopen('http://127.0.0.1:\(port)/test/state'))['mute'])"
+        let run = ChildProcess.run(python, ["-c", script])
+        return run.status == 0 ? run.out.trimmingCharacters() == "True" : nil
+    }
+
     static func volume(_ socket: String) -> Int? { FaultyPeer.state(socket)?["volume"]?["volume"]?.doubleValue.map { Int($0) } }
+
+    /// flywheeld with an EC11 as the volume knob whose button (BTN_0) is tapped twice, 1.5 s apart
+    /// (MPD/mpd-two-taps.sim), once a watcher and one bridge are connected; the watcher.
+    static func tappingDaemon(_ directory: String) throws -> (DaemonProcess, TestClient) {
+        let config = directory + "/flywheel.json5"
+        RepositoryPaths.write("{ devices: [ { profile: 'ec11', control: 'volume' } ] }", to: config)
+        let daemon = try DaemonProcess([
+            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/mpd-two-taps.sim"),
+            "--hold-until-clients", "2", "--frames", "0",
+        ])
+        return (daemon, try TestClient(daemon.socketPath))
+    }
+
+    static func isTap(_ message: JSONValue) -> Bool {
+        message["class"]?.stringValue == "button" && message["action"]?.stringValue == "tap" && message["code"]?.doubleValue == 256
+    }
+
+    @Test("the mute button through flywheeld: Volumio is sent volume=mute on the first tap and volume=unmute on the second, moOde set_volume -mute (its toggle) on each; the player's mute follows",
+          .enabled(if: available || HostTools.required, "python3 is not installed (the fake players run on it)"), arguments: ["volumio", "moode"])
+    func muteButton(_ kind: String) throws {
+        let directory = FaultyPeer.temporaryDirectory()
+        let (player, port, log) = try Self.player(kind, directory)
+        defer { player.forceStop() }
+        let (daemon, watcher) = try Self.tappingDaemon(directory)
+        defer { _ = daemon.stop() }
+        let bridge = try Child(flywheel: [kind, "--socket", daemon.socketPath, "--host", "127.0.0.1:\(port)", "--mute-button", "BTN_0"],
+                               stderrPath: directory + "/bridge.err")
+        defer { bridge.forceStop() }
+        let requests = kind == "volumio"
+            ? ["/api/v1/commands/?cmd=volume&volume=mute", "/api/v1/commands/?cmd=volume&volume=unmute"]
+            : ["/command/?cmd=set_volume%20-mute", "/command/?cmd=set_volume%20-mute"]
+        let mutes = { FaultyPeer.lines(log).filter { $0.contains("mute") } }
+
+        #expect(watcher.next(where: Self.isTap) != nil, "no tap: \(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(FaultyPeer.eventually { Self.muted(port) == true }, "first tap: \(mutes()) \(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(mutes() == Array(requests.prefix(1)))
+        #expect(watcher.next(where: Self.isTap) != nil)
+        #expect(FaultyPeer.eventually { Self.muted(port) == false }, "second tap: \(mutes())")
+        #expect(mutes() == requests)
+        // The volume is untouched by the mute, on both sides.
+        #expect(Self.volume(daemon.socketPath) == 50)
+        FaultyPeer.expectStopsPromptly(bridge, "flywheel \(kind)")
+    }
 
     @Test("Volumio: its volume read into flywheeld at start; flywheeld's volume sent through cmd=volume, a fast turn coalesced to its latest; a change made in Volumio comes back when flywheeld restarts; Volumio restarting is retried",
           .enabled(if: available || HostTools.required, "python3 is not installed (the fake Volumio runs on it)"))

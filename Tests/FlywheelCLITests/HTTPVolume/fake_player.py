@@ -15,7 +15,8 @@ moOde, command interface (www/command/index.php in moOde's source, moode-player/
   GET /command/?cmd=set_volume -mute             -> toggles the mute, then answers as get_volume
   moOde's web server is nginx with PHP-FPM, whose answers come with chunked transfer coding.
 
-For the tests only: GET /test/ui?volume=N changes the volume as the player's own page would.
+For the tests only: GET /test/ui?volume=N changes the volume as the player's own page would, and
+GET /test/state answers {"volume": N, "mute": true|false} (neither is logged).
 
 Usage: fake_player.py volumio|moode PORT_FILE LOG_FILE [DELAY_SECONDS] [PORT]
 Writes the port it listens on (127.0.0.1) to PORT_FILE, and each request's target to LOG_FILE.
@@ -61,6 +62,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/test/ui":
             state["volume"] = int(query["volume"][0])
             return self.answer({"ok": True})
+        if url.path == "/test/state":
+            return self.answer(state)
         log.write(self.path + "\n")
         time.sleep(delay)
         if kind == "volumio" and url.path == "/api/v1/getState":

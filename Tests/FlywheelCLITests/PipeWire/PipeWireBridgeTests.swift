@@ -38,6 +38,13 @@ struct PipeWireBridgeTests {
             #expect(FaultyPeer.eventually { self.volume() != nil }, "no default sink: \(FaultyPeer.text(directory + "/wireplumber.err"))")
         }
 
+        /// A session in a new temporary folder, its sink's volume set to 0.60.
+        static func atSixty() throws -> Session {
+            let session = try Session(FaultyPeer.temporaryDirectory())
+            #expect(FaultyPeer.eventually { session.wpctl(["set-volume", "@DEFAULT_AUDIO_SINK@", "0.60"]).status == 0 })
+            return session
+        }
+
         func stop() {
             wireplumber?.stop()
             pipewire?.stop()
@@ -61,9 +68,8 @@ struct PipeWireBridgeTests {
     @Test("the sink's volume read into flywheeld; flywheeld's volume set with wpctl on the slider's scale; wpctl set-volume from elsewhere comes back; nothing runs at rest; PipeWire restarting is retried; SIGTERM ends it and its pw-mon",
           .enabled(if: available || HostTools.required, "pipewire, pipewire-bin, wireplumber or dbus-daemon is not installed (Tests/scripts/test.sh installs them)"))
     func followsTheDefaultSink() throws {
-        let directory = FaultyPeer.temporaryDirectory()
-        let session = try Session(directory)
-        #expect(FaultyPeer.eventually { session.wpctl(["set-volume", "@DEFAULT_AUDIO_SINK@", "0.60"]).status == 0 })
+        let session = try Session.atSixty()
+        let directory = session.directory
         let daemon = try DaemonProcess([])
         defer { _ = daemon.stop() }
         let bridge = try Child(flywheel: ["pipewire", "--socket", daemon.socketPath], stderrPath: directory + "/bridge.err", environment: session.environment)
@@ -95,6 +101,61 @@ struct PipeWireBridgeTests {
         let monitor = try #require(Self.childPIDs(of: bridge.pid).first { FaultyPeer.text("/proc/\($0)/cmdline").hasPrefix("/usr/bin/pw-mon") })
         FaultyPeer.expectStopsPromptly(bridge, "flywheel pipewire")
         #expect(kill(monitor, 0) != 0, "pw-mon outlived the bridge")
+    }
+
+    @Test("the mute button through flywheeld: the first tap mutes the default sink, the second unmutes it, as wpctl get-volume says",
+          .enabled(if: available || HostTools.required, "pipewire, pipewire-bin, wireplumber or dbus-daemon is not installed (Tests/scripts/test.sh installs them)"))
+    func muteButton() throws {
+        let session = try Session.atSixty()
+        let directory = session.directory
+        let (daemon, watcher) = try HTTPVolumeBridgeTests.tappingDaemon(directory)
+        defer { _ = daemon.stop() }
+        let bridge = try Child(flywheel: ["pipewire", "--socket", daemon.socketPath, "--mute-button", "BTN_0"], stderrPath: directory + "/bridge.err",
+                               environment: session.environment)
+        defer { bridge.forceStop() }
+
+        #expect(watcher.next(where: HTTPVolumeBridgeTests.isTap) != nil, "no tap: \(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(FaultyPeer.eventually { session.volume() == "Volume: 0.60 [MUTED]" }, "first tap: \(session.volume() ?? "no volume") \(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(watcher.next(where: HTTPVolumeBridgeTests.isTap) != nil)
+        #expect(FaultyPeer.eventually { session.volume() == "Volume: 0.60" }, "second tap: \(session.volume() ?? "no volume")")
+        // The mute leaves the volume alone, on both sides.
+        #expect(Self.volume(daemon.socketPath) == 60)
+        FaultyPeer.expectStopsPromptly(bridge, "flywheel pipewire")
+    }
+
+    @Test("flywheeld restarting: the bridge connects again and the sink's volume, changed meanwhile or not, is taken into the new flywheeld rather than its default set on the sink",
+          .enabled(if: available || HostTools.required, "pipewire, pipewire-bin, wireplumber or dbus-daemon is not installed (Tests/scripts/test.sh installs them)"))
+    func daemonRestarts() throws {
+        let session = try Session.atSixty()
+        let directory = session.directory
+        var daemon = try DaemonProcess([])
+        let socket = daemon.socketPath
+        defer { _ = daemon.stop() }
+        let bridge = try Child(flywheel: ["pipewire", "--socket", socket], stderrPath: directory + "/bridge.err", environment: session.environment)
+        defer { bridge.forceStop() }
+        #expect(FaultyPeer.eventually { Self.volume(socket) == 60 }, "\(FaultyPeer.text(directory + "/bridge.err"))")
+
+        // flywheeld goes away; the sink's volume changes while it is away; a new flywheeld (30 by default) comes.
+        _ = daemon.stop()
+        #expect(FaultyPeer.eventually { FaultyPeer.text(directory + "/bridge.err").contains("flywheeld at \(socket): ") }, "\(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(session.wpctl(["set-volume", "@DEFAULT_AUDIO_SINK@", "0.44"]).status == 0)
+        daemon = try DaemonProcess([], socketPath: socket)
+        #expect(FaultyPeer.eventually(seconds: 15) { Self.volume(socket) == 44 }, "\(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(session.volume() == "Volume: 0.44", "the new flywheeld's default reached the sink: \(session.volume() ?? "no volume")")
+
+        // Again with nothing changed meanwhile (pw-mon says nothing): flywheeld's state coming is what reads the sink.
+        _ = daemon.stop()
+        daemon = try DaemonProcess([], socketPath: socket)
+        #expect(FaultyPeer.eventually(seconds: 15) { Self.volume(socket) == 44 }, "\(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(session.volume() == "Volume: 0.44", "the new flywheeld's default reached the sink: \(session.volume() ?? "no volume")")
+        let connections = FaultyPeer.text(directory + "/bridge.err").components(separatedBy: "connected to flywheeld").count - 1
+        #expect(connections == 3, "\(FaultyPeer.text(directory + "/bridge.err"))")
+
+        // And the knob drives the sink again.
+        let client = try TestClient(socket, timeoutSeconds: 5)
+        FaultyPeer.set(client, #"{"cmd":"set","control":"volume","volume":36}"#)
+        #expect(FaultyPeer.eventually { session.volume() == "Volume: 0.36" }, "\(session.volume() ?? "no volume")")
+        FaultyPeer.expectStopsPromptly(bridge, "flywheel pipewire")
     }
 
     @Test("without wpctl on PATH, a clear error and a non-zero exit")
