@@ -12,28 +12,20 @@ import Glibc
 /// flywheeld while the knob rests, within flywheeld's cap. Nothing is asked at rest. An
 /// unreachable player is retried with ``ReconnectBackoff``, the knob's latest volume kept.
 final class HTTPVolumeBridge: SessionPart {
-    /// What is asked of the player.
-    enum Request: Equatable {
-        case read
-        case set(Int)
-        case mute
-    }
+    typealias Request = VolumeRequests.Request
 
     let platform: HTTPVolumePlatform
     /// `host[:port]`.
     let host: String
-    /// The key code whose tap mutes and unmutes.
-    let muteButton: Int?
     let log: (String) -> Void
     let daemon: DaemonLink
-    private(set) var sync = VolumeSync()
+    /// What waits for the player: the mute, the knob's volume, a read.
+    private(set) var requests: VolumeRequests
     private var exchange: HTTPExchange?
     private var request: Request?
     private var backoff = ReconnectBackoff()
     /// Whether the last request was answered (said when it changes).
     private var reachable = false
-    private var needsRead = false
-    private var pendingMute = false
     private var muted: Bool?
     /// Requests sent, for the log on exit.
     private(set) var requestCount = 0
@@ -43,27 +35,15 @@ final class HTTPVolumeBridge: SessionPart {
     init(platform: HTTPVolumePlatform, flywheel: String, host: String, muteButton: Int?, log: @escaping (String) -> Void) {
         self.platform = platform
         self.host = host
-        self.muteButton = muteButton
+        requests = VolumeRequests(muteButton: muteButton)
         self.log = log
         daemon = DaemonLink(
             path: flywheel, name: "flywheel \(platform.rawValue)",
             request: [#"{"cmd":"watch","classes":["volume","button"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
-        daemon.onLine = { [unowned self] in handleDaemon($0) }
+        daemon.onLine = { [unowned self] in requests.daemon($0) }
         daemon.onConnected = { [unowned self] _ in
-            sync.daemonConnected()
+            requests.sync.daemonConnected()
             log("\(label): connected to flywheeld at \(flywheel).")
-        }
-    }
-
-    // MARK: flywheeld's side
-
-    func handleDaemon(_ line: [UInt8]) {
-        guard let message = try? JSONParser.parse(line) else { return }
-        if sync.daemon(message) { needsRead = true }
-        if message["class"]?.stringValue == "button", message["action"]?.stringValue == "tap",
-            let code = message["code"]?.doubleValue, let muteButton, Int(code) == muteButton
-        {
-            pendingMute = true
         }
     }
 
@@ -73,25 +53,13 @@ final class HTTPVolumeBridge: SessionPart {
     /// knob's latest volume, or a read.
     func pump() {
         let now = MonotonicClock.now()
-        guard exchange == nil, backoff.mayTry(at: now) else { return }
-        let next: Request
-        if pendingMute {
-            next = .mute
-        } else if let volume = sync.takePending() {
-            next = .set(volume)
-        } else if needsRead, daemon.isConnected {
-            next = .read
-        } else {
-            return
-        }
+        guard exchange == nil, backoff.mayTry(at: now), let next = requests.next(daemonConnected: daemon.isConnected) else { return }
         let target: String
         switch next {
         case .read: target = platform.readTarget
         case .set(let volume): target = platform.setTarget(volume)
         case .mute: target = platform.muteTarget(muted: muted ?? false)
         }
-        if next == .mute { pendingMute = false }
-        if next == .read { needsRead = false }
         request = next
         requestCount += 1
         do {
@@ -105,9 +73,7 @@ final class HTTPVolumeBridge: SessionPart {
     func failed(_ request: Request, _ reason: String) {
         exchange = nil
         self.request = nil
-        if case .set(let volume) = request { sync.restore(volume) }
-        if request == .mute { pendingMute = true }
-        needsRead = true
+        requests.failed(request)
         reachable = false
         log("\(label): \(platform.name) at \(host): \(ReconnectBackoff.clause(reason)); \(backoff.failed(at: MonotonicClock.now()))")
     }
@@ -133,12 +99,12 @@ final class HTTPVolumeBridge: SessionPart {
         switch answer {
         case .volume(let volume, let mutedNow):
             if let mutedNow { muted = mutedNow }
-            needsRead = false  // the answer carries the volume (moOde's commands answer with it)
-            if case .set(let sent) = request { sync.playerSet(sent) }
+            requests.needsRead = false  // the answer carries the volume (moOde's commands answer with it)
+            if case .set(let sent) = request { requests.sync.playerSet(sent) }
             report(volume)
         case .accepted:
-            if case .set(let sent) = request { sync.playerSet(sent) }
-            needsRead = true  // Volumio: the state read after each command
+            if case .set(let sent) = request { requests.sync.playerSet(sent) }
+            requests.needsRead = true  // Volumio: the state read after each command
         case .refused(let reason):
             log("\(label): \(platform.name) refused \(request == .mute ? "the mute" : "the volume"): \(reason)")
         }
@@ -146,10 +112,11 @@ final class HTTPVolumeBridge: SessionPart {
 
     /// The player's volume: back to flywheeld unless the knob has moved on.
     func report(_ volume: Int) {
-        if let back = sync.playerReported(volume) {
-            daemon.send(VolumeSync.daemonCommand(back))
-        } else if sync.firstAboveCap() {
-            log("\(label): \(platform.name)'s volume \(volume) is above flywheeld's volume cap \(sync.cap); bringing \(platform.name) down to \(sync.cap).")
+        switch requests.reported(volume) {
+        case .toDaemon(let command): daemon.send(command)
+        case .aboveCap:
+            log("\(label): \(platform.name)'s volume \(volume) is above flywheeld's volume cap \(requests.sync.cap); bringing \(platform.name) down to \(requests.sync.cap).")
+        case .none: break
         }
     }
 
@@ -164,8 +131,7 @@ final class HTTPVolumeBridge: SessionPart {
 
     var deadline: Nanoseconds? {
         if let exchange { return exchange.deadline }
-        let waiting = pendingMute || sync.pending != nil || needsRead
-        return waiting && !backoff.mayTry(at: MonotonicClock.now()) ? backoff.nextAttemptNanoseconds : nil
+        return requests.waiting && !backoff.mayTry(at: MonotonicClock.now()) ? backoff.nextAttemptNanoseconds : nil
     }
 
     func due(at now: Nanoseconds) {

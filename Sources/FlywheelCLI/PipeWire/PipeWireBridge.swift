@@ -16,20 +16,16 @@ final class PipeWireBridge: SessionPart {
     /// How long one `wpctl` may run (5 s).
     static let commandNanoseconds: Nanoseconds = 5_000_000_000
 
-    enum Request: Equatable {
-        case read
-        case set(Int)
-        case mute
-    }
+    typealias Request = VolumeRequests.Request
 
     let wpctl: String
     let monitorPath: String
-    let muteButton: Int?
     let log: (String) -> Void
     let daemon: DaemonLink
     let monitor = ChildWatch()
     let command = ChildWatch()
-    private(set) var sync = VolumeSync()
+    /// What waits for PipeWire: the mute, the knob's volume, a read.
+    private(set) var requests: VolumeRequests
     private var monitorBackoff = ReconnectBackoff()
     private var commandBackoff = ReconnectBackoff()
     private var request: Request?
@@ -38,8 +34,6 @@ final class PipeWireBridge: SessionPart {
     private var readAt: Nanoseconds?
     /// pw-mon's output in lines (at most 4 KiB each: a longer one is dropped).
     private var monitorLines = LineReader(maximumLineBytes: 4096)
-    private var needsRead = false
-    private var pendingMute = false
     private var saidUnreachable = false
     /// wpctl runs, for the log on exit.
     private(set) var commandCount = 0
@@ -47,14 +41,14 @@ final class PipeWireBridge: SessionPart {
     init(flywheel: String, wpctl: String, monitor: String, muteButton: Int?, log: @escaping (String) -> Void) {
         self.wpctl = wpctl
         monitorPath = monitor
-        self.muteButton = muteButton
+        requests = VolumeRequests(muteButton: muteButton)
         self.log = log
         daemon = DaemonLink(
             path: flywheel, name: "flywheel pipewire",
             request: [#"{"cmd":"watch","classes":["volume","button"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
-        daemon.onLine = { [unowned self] in handleDaemon($0) }
+        daemon.onLine = { [unowned self] in requests.daemon($0) }
         daemon.onConnected = { [unowned self] _ in
-            sync.daemonConnected()
+            requests.sync.daemonConnected()
             log("flywheel pipewire: connected to flywheeld at \(flywheel).")
         }
         self.monitor.onOutput = { [unowned self] bytes in
@@ -84,16 +78,6 @@ final class PipeWireBridge: SessionPart {
         return kind.hasPrefix("Node") || kind.hasPrefix("Device") || kind.hasPrefix("Metadata")
     }
 
-    func handleDaemon(_ line: [UInt8]) {
-        guard let message = try? JSONParser.parse(line) else { return }
-        if sync.daemon(message) { needsRead = true }
-        if message["class"]?.stringValue == "button", message["action"]?.stringValue == "tap",
-            let code = message["code"]?.doubleValue, let muteButton, Int(code) == muteButton
-        {
-            pendingMute = true
-        }
-    }
-
     func startMonitor(at now: Nanoseconds) {
         guard !monitor.isRunning, monitorBackoff.mayTry(at: now) else { return }
         do {
@@ -112,26 +96,15 @@ final class PipeWireBridge: SessionPart {
         guard !command.isRunning, commandBackoff.mayTry(at: now) else { return }
         if let at = readAt, now >= at {
             readAt = nil
-            needsRead = true
+            requests.needsRead = true
         }
-        let next: Request
-        if pendingMute {
-            next = .mute
-        } else if let volume = sync.takePending() {
-            next = .set(volume)
-        } else if needsRead, daemon.isConnected {
-            next = .read
-        } else {
-            return
-        }
+        guard let next = requests.next(daemonConnected: daemon.isConnected) else { return }
         let arguments: [String]
         switch next {
         case .read: arguments = ["get-volume", "@DEFAULT_AUDIO_SINK@"]
         case .set(let volume): arguments = ["set-volume", "@DEFAULT_AUDIO_SINK@", WpctlVolume.argument(volume)]
         case .mute: arguments = ["set-mute", "@DEFAULT_AUDIO_SINK@", "toggle"]
         }
-        if next == .mute { pendingMute = false }
-        if next == .read { needsRead = false }
         request = next
         commandOutput = []
         commandDeadline = now + Self.commandNanoseconds
@@ -145,9 +118,7 @@ final class PipeWireBridge: SessionPart {
 
     func failed(_ request: Request, _ reason: String) {
         self.request = nil
-        if case .set(let volume) = request { sync.restore(volume) }
-        if request == .mute { pendingMute = true }
-        needsRead = true
+        requests.failed(request)
         saidUnreachable = true
         log("flywheel pipewire: \(ReconnectBackoff.clause(reason)); \(commandBackoff.failed(at: MonotonicClock.now()))")
     }
@@ -167,16 +138,17 @@ final class PipeWireBridge: SessionPart {
             log("flywheel pipewire: wpctl reaches PipeWire again.")
         }
         switch request {
-        case .set(let volume): sync.playerSet(volume)
-        case .mute: needsRead = true
+        case .set(let volume): requests.sync.playerSet(volume)
+        case .mute: requests.needsRead = true
         case .read:
             guard let (volume, _) = WpctlVolume.parse(text) else {
                 return log("flywheel pipewire: wpctl get-volume answered '\(text.prefix(80))', not a volume.")
             }
-            if let back = sync.playerReported(volume) {
-                daemon.send(VolumeSync.daemonCommand(back))
-            } else if sync.firstAboveCap() {
-                log("flywheel pipewire: the default sink's volume \(volume) is above flywheeld's volume cap \(sync.cap); bringing it down to \(sync.cap).")
+            switch requests.reported(volume) {
+            case .toDaemon(let command): daemon.send(command)
+            case .aboveCap:
+                log("flywheel pipewire: the default sink's volume \(volume) is above flywheeld's volume cap \(requests.sync.cap); bringing it down to \(requests.sync.cap).")
+            case .none: break
             }
         }
     }
@@ -193,8 +165,7 @@ final class PipeWireBridge: SessionPart {
         if command.isRunning { times.append(commandDeadline) }
         if let readAt { times.append(readAt) }
         if !monitor.isRunning { times.append(monitorBackoff.nextAttemptNanoseconds) }
-        let waiting = pendingMute || sync.pending != nil || needsRead
-        if !command.isRunning, waiting, !commandBackoff.mayTry(at: now) { times.append(commandBackoff.nextAttemptNanoseconds) }
+        if !command.isRunning, requests.waiting, !commandBackoff.mayTry(at: now) { times.append(commandBackoff.nextAttemptNanoseconds) }
         return times.min()
     }
 
