@@ -17,7 +17,9 @@
 #   /usr/lib/modules-load.d/flywheel-keys.conf  the uinput module, loaded at boot
 #   /usr/lib/systemd/system/               flywheeld.service, flywheeld.socket, and the bridges' units:
 #                                          flywheel-mpd.service, flywheel-osc@.service, flywheel-midi@.service, flywheel-mqtt@.service, flywheel-alsa@.service,
-#                                          flywheel-keys.service, flywheel-web.service (websocketd and flywheel connect, on loopback)
+#                                          flywheel-keys.service, flywheel-volumio@.service, flywheel-moode@.service,
+#                                          flywheel-web.service (websocketd and flywheel connect, on loopback)
+#   /usr/lib/systemd/user/flywheel-pipewire.service   a user unit (PipeWire runs as the logged-in user), left disabled
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
 #   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, the music-box recipe, profiles' format, copyright, changelog
@@ -87,7 +89,7 @@ hardware=$root/usr/share/flywheel/hardware
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" "$hardware/scenarios" "$root/usr/lib/udev/rules.d" \
     "$root/usr/lib/modules-load.d" \
     "$root/usr/share/flywheel/web" \
-    "$root/usr/lib/systemd/system" "$root/etc/flywheel" "$doc"
+    "$root/usr/lib/systemd/system" "$root/usr/lib/systemd/user" "$root/etc/flywheel" "$doc"
 for program in flywheeld flywheel; do
     install -m 0755 "$bin/$program" "$root/usr/bin/$program"
     strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$program"
@@ -97,7 +99,9 @@ install -m 0644 hardware/scenarios/*.sim "$hardware/scenarios/"
 install -m 0644 udev/60-flywheel.rules "$root/usr/lib/udev/rules.d/"
 install -m 0644 udev/flywheel-keys.conf "$root/usr/lib/modules-load.d/"
 install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.service udev/flywheel-osc@.service \
-    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-alsa@.service udev/flywheel-keys.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
+    udev/flywheel-midi@.service udev/flywheel-mqtt@.service udev/flywheel-alsa@.service udev/flywheel-keys.service \
+    udev/flywheel-volumio@.service udev/flywheel-moode@.service udev/flywheel-web.service "$root/usr/lib/systemd/system/"
+install -m 0644 udev/flywheel-pipewire.service "$root/usr/lib/systemd/user/"
 install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
@@ -180,8 +184,12 @@ Description: knobs and jog wheels with physical feel, as tempo and scrub events
  flywheel-mpd.service (MPD), flywheel-osc@HOST:PORT (OSC),
  flywheel-midi@PORT (MIDI), flywheel-mqtt@HOST:PORT (MQTT and Home
  Assistant), flywheel-alsa@CARD (a sound card's mixer), flywheel-keys.service
- (a virtual keyboard, through uinput) and flywheel-web.service (a WebSocket
- feed and page for web UIs on loopback, with websocketd).
+ (a virtual keyboard, through uinput), flywheel-volumio@HOST and
+ flywheel-moode@HOST (the volume of a Volumio or moOde player) and
+ flywheel-web.service (a WebSocket feed and
+ page for web UIs on loopback, with websocketd); flywheel-pipewire.service
+ is a user unit, for a user's PipeWire (systemctl --user enable --now
+ flywheel-pipewire).
 CONTROL
 (cd "$root" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$epoch" {} +

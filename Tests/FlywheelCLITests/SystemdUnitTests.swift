@@ -14,10 +14,11 @@ struct SystemdUnitTests {
         ("flywheel-mpd.service", "flywheel-mpd.service"), ("flywheel-osc@.service", "flywheel-osc@localhost.service"),
         ("flywheel-midi@.service", "flywheel-midi@dev-snd-midiC1D0.service"), ("flywheel-mqtt@.service", "flywheel-mqtt@localhost.service"),
         ("flywheel-alsa@.service", "flywheel-alsa@0.service"), ("flywheel-keys.service", "flywheel-keys.service"),
+        ("flywheel-volumio@.service", "flywheel-volumio@localhost.service"), ("flywheel-moode@.service", "flywheel-moode@localhost.service"),
         ("flywheel-web.service", "flywheel-web.service"),
     ]
 
-    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT, ALSA, keys and web bridges') verifies cleanly",
+    @Test("every unit in udev/ (flywheeld's, and the MPD, OSC, MIDI, MQTT, ALSA, keys, Volumio, moOde and web bridges') verifies cleanly",
           .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
     func verify() throws {
         var template = Array("/tmp/flywheel-units-XXXXXX".utf8CString)
@@ -37,6 +38,43 @@ struct SystemdUnitTests {
         let run = ChildProcess.run(Self.analyzer, ["verify"] + Self.units.map { directory + "/" + $0.1 })
         #expect(run.status == 0, "\(run.err)")
         #expect(!run.err.contains("flywheel"), "\(run.err)")
+    }
+
+    @Test("the PipeWire bridge's user unit verifies cleanly in a user's manager",
+          .enabled(if: access(analyzer, X_OK) == 0, "systemd-analyze is not installed"))
+    func verifyUserUnit() throws {
+        // A user manager needs XDG_RUNTIME_DIR: a private one, with the unit beside it.
+        let directory = FaultyPeer.temporaryDirectory()
+        mkdir(directory + "/run", 0o700)
+        let text = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-pipewire.service")))
+        let unit = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasPrefix("ExecStart=") ? "ExecStart=" + ChildProcess.product("flywheel") : String($0)
+        }.joined(separator: "\n")
+        RepositoryPaths.write(unit, to: directory + "/flywheel-pipewire.service")
+        let run = ChildProcess.run(Self.analyzer, ["--user", "verify", directory + "/flywheel-pipewire.service"],
+                                   environment: ["XDG_RUNTIME_DIR=\(directory)/run", "HOME=\(directory)", "PATH=/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(!run.err.contains("flywheel"), "\(run.err)")
+    }
+
+    @Test("the PipeWire bridge's user unit runs the installed bridge in the user's session after PipeWire and WirePlumber, with the sandbox a user unit can have")
+    func pipewireUserUnit() throws {
+        let text = try #require(RepositoryPaths.read(RepositoryPaths.path("udev/flywheel-pipewire.service")))
+        for line in ["ExecStart=/usr/bin/flywheel pipewire --socket /run/flywheel/flywheel.sock $FLYWHEEL_PIPEWIRE_OPTIONS",
+                     "ConditionUser=!root", "Wants=pipewire.service wireplumber.service", "After=pipewire.service wireplumber.service",
+                     "EnvironmentFile=-%E/flywheel/pipewire.env", "Restart=on-failure", "WantedBy=default.target",
+                     // flywheeld's lines that a user's manager applies without privileges (seccomp and no_new_privs).
+                     "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX", "RestrictNamespaces=yes", "LockPersonality=yes",
+                     "MemoryDenyWriteExecute=yes", "SystemCallArchitectures=native"] {
+            #expect(text.contains("\n" + line + "\n"), "missing \(line)")
+        }
+        // What only the system manager can do: a user unit with these would fail to start, or run
+        // as another user than the one whose PipeWire it drives.
+        for prefix in ["DynamicUser=", "User=", "SupplementaryGroups=", "DeviceAllow=", "PrivateNetwork=", "ProtectSystem=", "ProtectHome=", "PrivateTmp="] {
+            #expect(!text.contains("\n" + prefix), "a user unit with \(prefix)")
+        }
+        // Bound to PipeWire, it would stop with it; the bridge retries while PipeWire is away instead.
+        #expect(!text.contains("\nBindsTo=") && !text.contains("\nRequires="))
     }
 
     @Test("the service is Type=notify, unprivileged and sandboxed as documented")
@@ -64,6 +102,10 @@ struct SystemdUnitTests {
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
         ("flywheel-alsa@.service", "ExecStart=/usr/bin/flywheel alsa --socket /run/flywheel/flywheel.sock --card %i ", []),
         ("flywheel-keys.service", "ExecStart=/usr/bin/flywheel keys --socket /run/flywheel/flywheel.sock ", []),
+        ("flywheel-volumio@.service", "ExecStart=/usr/bin/flywheel volumio --socket /run/flywheel/flywheel.sock --host %i ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
+        ("flywheel-moode@.service", "ExecStart=/usr/bin/flywheel moode --socket /run/flywheel/flywheel.sock --host %i ",
+         ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]),
         ("flywheel-web.service", "ExecStart=/usr/bin/websocketd --address=127.0.0.1 --port=8080 --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect ",
          ["RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressAllow=localhost", "IPAddressDeny=any"]),
     ]

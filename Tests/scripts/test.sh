@@ -2,7 +2,9 @@
 # Builds Flywheel with warnings as errors and runs every test. Installs what is missing first:
 # libevdev-dev, libgpiod-dev and pkg-config to build; mpd and sox for the MPD bridge tests, and
 # liblo-tools (oscdump), klick and jackd2 for the OSC bridge tests, mosquitto and mosquitto-clients
-# for the MQTT bridge tests, and websocketd and chromium for
+# for the MQTT bridge tests, pipewire, pipewire-bin, wireplumber and dbus-daemon for the PipeWire bridge
+# test, python3 for the Volumio and moOde bridge tests' stand-in player, and
+# websocketd and chromium for
 # the web page's test, and strace for the socket permission trace test (which skip, saying so, only where they cannot be installed; never with CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,6 +14,9 @@ flywheel_install liblo-tools klick jackd2 ||
     echo "Could not install liblo-tools, klick and jackd2: the OSC receiver tests will be skipped." >&2
 flywheel_install mosquitto mosquitto-clients ||
     echo "Could not install mosquitto and mosquitto-clients: the MQTT bridge tests will be skipped." >&2
+flywheel_install pipewire pipewire-bin wireplumber dbus-daemon ||
+    echo "Could not install pipewire, pipewire-bin, wireplumber and dbus-daemon: the PipeWire bridge test will be skipped." >&2
+flywheel_install python3 || echo "Could not install python3: the Volumio and moOde bridge tests will be skipped." >&2
 flywheel_install strace || echo "Could not install strace: the socket permission trace test will be skipped." >&2
 flywheel_install websocketd chromium ||
     echo "Could not install websocketd and chromium: the web page's test will be skipped." >&2

@@ -47,8 +47,11 @@ expected="0755 usr/bin/flywheeld
 0644 usr/lib/systemd/system/flywheel-mqtt@.service
 0644 usr/lib/systemd/system/flywheel-alsa@.service
 0644 usr/lib/systemd/system/flywheel-keys.service
+0644 usr/lib/systemd/system/flywheel-volumio@.service
+0644 usr/lib/systemd/system/flywheel-moode@.service
 0644 usr/lib/systemd/system/flywheel-midi@.service
 0644 usr/lib/systemd/system/flywheel-web.service
+0644 usr/lib/systemd/user/flywheel-pipewire.service
 0644 usr/share/flywheel/web/flywheel.html
 0644 etc/flywheel/flywheel.json5
 0644 usr/share/doc/flywheel/PROTOCOL.md
@@ -134,6 +137,7 @@ units_use_usr_bin() {
         grep -q '^ExecStart=/usr/bin/flywheel osc' "$root/usr/lib/systemd/system/flywheel-osc@.service" &&
         grep -q '^ExecStart=/usr/bin/flywheel midi' "$root/usr/lib/systemd/system/flywheel-midi@.service" &&
         grep -q '^ExecStart=/usr/bin/flywheel keys' "$root/usr/lib/systemd/system/flywheel-keys.service" &&
+        grep -q '^ExecStart=/usr/bin/flywheel pipewire --socket /run/flywheel/flywheel.sock ' "$root/usr/lib/systemd/user/flywheel-pipewire.service" &&
         grep -q '^ExecStart=/usr/bin/websocketd --address=127.0.0.1 .* --staticdir=/usr/share/flywheel/web /usr/bin/flywheel connect' \
             "$root/usr/lib/systemd/system/flywheel-web.service" &&
         ! grep -rq /usr/local "$root/usr/lib/systemd" "$root/usr/lib/udev"

@@ -7,7 +7,10 @@ import Testing
 @Suite("The README and the help agree")
 struct ReadmeAgreementTests {
     static let readme = RepositoryPaths.read(RepositoryPaths.path("README.md")) ?? ""
-    static let commands = ["watch", "send", "connect", "mpd", "osc", "mqtt", "midi", "alsa", "keys", "devices", "record", "decode", "replay", "sim", "plot", "soak"]
+    static let commands = [
+        "watch", "send", "connect", "mpd", "osc", "mqtt", "alsa", "keys", "volumio", "moode", "pipewire", "midi", "devices", "record", "decode",
+        "replay", "sim", "plot", "soak",
+    ]
 
     /// The first cell (its code span) of the README's command-table row for `prefix`.
     static func row(_ prefix: String) -> String? {
