@@ -12,9 +12,10 @@
 - HotPathTypes (Sources/FlywheelCore/Pipeline/HotPathTypes.swift, the generic types the event path
   needs, made ready at start-up): after READY, in the scenario's window of latency.sim and of
   spin.sim with frames, callgrind must count no instructions in the runtime's building of a type's
-  metadata from its mangled name. Each one there is a type the event path builds on a knob's first
-  turn (5,000 to 20,000 instructions each, on the latency of the first detent): its callers are
-  named, and the type goes into HotPathTypes.prepare().
+  metadata from its mangled name. Each one there is a type the event path builds the first time it
+  needs it (5,000 to 25,000 instructions each, on the latency of a knob's first detent or first
+  motion of a kind): the Swift code that asked is named, and either the type goes into
+  HotPathTypes.prepare() or the code stops asking for it (an array literal built on the way).
 
 DAEMON must be unstripped (callgrind names functions from its symbol table), as release-build.sh
 leaves it. Exits 1 naming what is stale."""

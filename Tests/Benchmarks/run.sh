@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# flywheeld's benchmarks, every figure in one run (about 11 minutes; on demand, not in CI):
+# flywheeld's benchmarks, every figure in one run (about 11 minutes; on demand: CI runs only --check-lists):
 #
 #   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding | --update-order | --check-lists] [BIN_DIR]
 #
