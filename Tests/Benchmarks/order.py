@@ -118,8 +118,8 @@ def commands(sock):
     client.close()
 
 
-def main():
-    daemon, cli, native, work = sys.argv[1:5]
+def order(daemon, cli, native, work):
+    """The order: the linkage names of the functions that ran, in the order the link places them."""
     binary = os.path.realpath(daemon)
     tools = Tools(daemon, cli, native, work)
     tools.callgrind_options = ["--demangle=no"]
@@ -161,10 +161,14 @@ def main():
     # Functions in sections of their own first, together; then the names a library's one .text
     # section also defines, so that the sections they move come after the block, not inside it.
     unsplit = unsplit_functions(os.path.dirname(binary))
-    for name in sorted(ran - unsplit) + sorted(ran & unsplit):
-        print(name)
     print("order: %d functions, then %d whose names a library object's one .text section also defines"
           % (len(ran - unsplit), len(ran & unsplit)), file=sys.stderr)
+    return sorted(ran - unsplit) + sorted(ran & unsplit)
+
+
+def main():
+    for name in order(*sys.argv[1:5]):
+        print(name)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# flywheeld's benchmarks, every figure in one run (about 11 minutes; on demand, not in CI):
+# flywheeld's benchmarks, every figure in one run (about 11 minutes; on demand: CI runs only --check-lists):
 #
-#   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding | --update-order] [BIN_DIR]
+#   bash Tests/Benchmarks/run.sh [--check | --update-baseline | --flooding | --update-order | --check-lists] [BIN_DIR]
 #
 # Builds the shipped daemon and the flywheel tool as the package does (udev/release-build.sh)
 # unless BIN_DIR, where they are, is given; strips a copy of the daemon, compiles the C tools with cc -O2 (the latency
@@ -12,7 +12,9 @@
 # --flooding measures the flooding neighbours alone (BENCH_FLOOD_ROUNDS rounds, default 3; about
 # 3 minutes) and prints that section, for a quiet moment of the machine; --update-order rewrites
 # udev/flywheeld.order, the functions the shipped link places together (order.py; about 1 minute),
-# and relinks the daemon with it. Installs
+# and relinks the daemon with it; --check-lists checks the two lists kept by hand against what the
+# daemon runs (lists.py; about 3 minutes; CI runs it): that order, and HotPathTypes (no generic
+# type's metadata built on the event path after READY). Installs
 # valgrind, strace, gcc and binutils with apt-get when missing. BENCH_FIGURES=FILE keeps the raw
 # figures (JSON); BENCH_CLIENTS="1 16" measures latency at other client counts (default 1 16 64 256).
 set -euo pipefail
@@ -22,6 +24,7 @@ case "${1:-}" in
     --flooding) mode=flooding; shift ;;
     --update-baseline) mode=baseline; shift ;;
     --update-order) mode=order; shift ;;
+    --check-lists) mode=lists; shift ;;
 esac
 bin=${1:+$(cd "$1" && pwd)}
 cd "$(dirname "$0")/../.."
@@ -53,6 +56,12 @@ if [[ "$mode" == order ]]; then
     mv "$work/flywheeld.order" udev/flywheeld.order
     bash udev/release-build.sh flywheeld > /dev/null  # relinks: the order is newer than the daemon
     echo "udev/flywheeld.order: $(wc -l < udev/flywheeld.order) functions; the daemon relinked with it"
+    exit 0
+fi
+if [[ "$mode" == lists ]]; then
+    cc -O2 -o "$work/latency_client" "$here/latency_client.c"
+    mkdir "$work/scratch"
+    python3 "$here/lists.py" "$bin/flywheeld" "$bin/flywheel" "$work" "$work/scratch" udev/flywheeld.order
     exit 0
 fi
 for tool in latency_client relay flood_client; do cc -O2 -o "$work/$tool" "$here/$tool.c"; done

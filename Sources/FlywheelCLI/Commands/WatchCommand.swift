@@ -43,7 +43,9 @@ enum WatchCommand {
         // daemon's lines (and then the daemon's queue), never the loop.
         let output = OutputQueue(fd: STDOUT_FILENO, name: "standard output")
         var failure: ToolError?
-        output.onClosed = { error in
+        // The loop holds the output (its parts): the output's handler holds the loop unowned, or
+        // the two (and the daemon's link and its connection) would hold each other past the run.
+        output.onClosed = { [unowned loop] error in
             failure = ToolError("watch's standard output was closed (\(Errno.describe(error.errno))); it stops")
             loop.stop()
         }

@@ -80,7 +80,11 @@ public struct Motion: Sendable, Hashable {
             // (``Bounds/wallThreshold``: a stiff, slow spring-back would otherwise creep for a second).
             let near = direction == 0 ? nil : spring.firstTime(reaching: Double(target) - direction * Bounds.wallThreshold, moving: direction, to: springSeconds)
             let exact = spring.firstTime(reaching: Double(target), moving: direction, to: springSeconds)
-            if let wall = [near, exact].compactMap({ $0 }).min() { springSeconds = wall }
+            // The earlier of the two, without an array of optionals: the event path builds no
+            // generic type after start-up (HotPathTypes; `Tests/Benchmarks/run.sh --check-lists`).
+            var wall = exact
+            if let near, near < wall ?? .infinity { wall = near }
+            if let wall { springSeconds = wall }
         }
         let settleSeconds = plan.coastSeconds + springSeconds
         self.settleNanoseconds = start + Motion.nanoseconds(settleSeconds)

@@ -66,10 +66,11 @@ public enum FileSystem {
         }
         defer { closedir(dir) }
         var names: [String] = []
+        // The name is read where it is, up to its NUL: a record in readdir's buffer is only as long
+        // as its name (d_reclen), so copying the whole dirent (256 bytes of name) reads past the last.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()

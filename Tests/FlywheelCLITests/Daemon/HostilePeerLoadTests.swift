@@ -89,8 +89,11 @@ struct HostilePeerLoadTests {
 
     // MARK: Linear work, counted
 
-    /// Whether callgrind is there to count with (Debian: valgrind).
-    static let callgrind = access("/usr/bin/valgrind", X_OK) == 0
+    /// Whether callgrind is there to count with (Debian: valgrind), and can run the build's
+    /// flywheeld: valgrind cannot run a program built with a sanitizer.
+    static let callgrind = access("/usr/bin/valgrind", X_OK) == 0 && FaultyPeer.sanitizer == nil
+    static let skipped = FaultyPeer.sanitizer.map { "skipped: valgrind cannot run flywheeld built with --sanitize=\($0)" }
+        ?? "skipped: valgrind (callgrind) is not installed"
 
     /// The instructions flywheeld executes inside the function whose mangled name starts with
     /// `prefix` and ends with `suffix` (found in the binary with nm), while `work` runs against a
@@ -135,7 +138,7 @@ struct HostilePeerLoadTests {
     @Test("a 64 KiB line of 7,400 keys costs what one of 3,700 does (parsing stops at the 65th key: it cost milliseconds whole), and a neighbour is answered")
     func manyKeysBounded() throws {
         guard Self.callgrind else {
-            print("skipped: valgrind (callgrind) is not installed")
+            print(Self.skipped)
             return
         }
         #expect(Self.manyKeys(7400).utf8.count <= 64 * 1024)
@@ -183,7 +186,7 @@ struct HostilePeerLoadTests {
     @Test("SIGHUP with 1,000 devices costs about twice the instructions of 500 (linear: it was quadratic in the devices' lines)")
     func reloadDevicesLinear() throws {
         guard Self.callgrind else {
-            print("skipped: valgrind (callgrind) is not installed")
+            print(Self.skipped)
             return
         }
         var counts: [Int] = []

@@ -64,4 +64,88 @@ struct OutboxTests {
         outbox.removeAll()
         #expect(outbox.isEmpty)
     }
+
+    @Test("a turn that grew it past the room it keeps gives the rest back when emptied, and it fills again from its first room")
+    func givesBackRoom() {
+        let outbox = Outbox()
+        for _ in 0..<1_000 { outbox.append(Self.frame) }  // past the kept 16 KiB of bytes and 256 entries
+        #expect(outbox.byteCapacity > Outbox.keptByteCapacity)
+        #expect(outbox.entryCapacity > Outbox.keptEntryCapacity)
+        outbox.removeAll()
+        #expect(outbox.byteCapacity == Outbox.initialByteCapacity)
+        #expect(outbox.entryCapacity == Outbox.initialEntryCapacity)
+        outbox.append(Self.tempo)
+        outbox.append(Self.pong)
+        #expect(outbox.messages == [ServerMessage(.control(Self.tempo), at: Self.tempo.timeNanoseconds), Self.pong])
+    }
+
+    @Test("a turn that grew it within the room it keeps keeps that room")
+    func keepsRoom() {
+        let outbox = Outbox()
+        for _ in 0..<100 { outbox.append(Self.frame) }  // past its first room, within what it keeps
+        let bytes = outbox.byteCapacity, entries = outbox.entryCapacity
+        #expect(bytes > Outbox.initialByteCapacity && bytes <= Outbox.keptByteCapacity)
+        #expect(entries > Outbox.initialEntryCapacity && entries <= Outbox.keptEntryCapacity)
+        outbox.removeAll()
+        #expect(outbox.byteCapacity == bytes)
+        #expect(outbox.entryCapacity == entries)
+    }
+
+    #if compiler(>=6.2)
+    // Exit tests (a child process of the test runner) came with Swift Testing 6.2: the distro
+    // and arm64 lanes' Swift 6.0.3 builds the suite without these three.
+    static let lentTrap = "an outbox was changed while its bytes were lent out to be sent"
+
+    /// Whether the child said `text` as it died: a debug build's precondition names its failure;
+    /// a release build's only traps (the exit condition is all it shows).
+    static func said(_ result: ExitTest.Result?, _ text: String) -> Bool {
+        guard let result else { return false }
+        #if DEBUG
+        return String(decoding: result.standardErrorContent, as: UTF8.self).contains(text)
+        #else
+        return true
+        #endif
+    }
+
+    @Test("an event appended while its bytes are lent out traps, in every build (the child process dies saying why)")
+    func appendWhileLentTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outbox = Outbox()
+            outbox.append(OutboxTests.tempo)
+            outbox.beginLending()
+            outbox.append(OutboxTests.frame)
+        }
+        #expect(Self.said(result, Self.lentTrap))
+    }
+
+    @Test("emptied, or given a whole message, while its bytes are lent out, it traps")
+    func changeWhileLentTraps() async {
+        let emptied = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outbox = Outbox()
+            outbox.append(OutboxTests.tempo)
+            outbox.beginLending()
+            outbox.beginLending()
+            outbox.endLending()  // still lent once
+            outbox.removeAll()
+        }
+        #expect(Self.said(emptied, Self.lentTrap))
+        let appended = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outbox = Outbox()
+            outbox.beginLending()
+            outbox.append(OutboxTests.pong)
+        }
+        #expect(Self.said(appended, Self.lentTrap))
+    }
+
+    @Test("lending ended more often than it began traps")
+    func unbalancedLendingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outbox = Outbox()
+            outbox.beginLending()
+            outbox.endLending()
+            outbox.endLending()
+        }
+        #expect(Self.said(result, "lending ended more often than it began"))
+    }
+    #endif
 }
