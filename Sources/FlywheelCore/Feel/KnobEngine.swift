@@ -267,7 +267,8 @@ public struct KnobEngine: Sendable {
             let release = lastInput + parameters.releaseSilenceNanoseconds
             return min(release, handOverNextStep ?? release)
         }
-        if let motion { return motion.nextDeadline(after: now) }
+        // Read in place (an `if let` would copy the motion out, arrays and all).
+        if motion != nil { return motion!.nextDeadline(after: now) }
         if let settled = restPendingSince { return max(settled, (lastInput ?? settled) + parameters.newGestureGapNanoseconds) }
         return nil
     }
@@ -362,8 +363,8 @@ public struct KnobEngine: Sendable {
     /// rests: one that has not moved for the velocity's staleness, 40 ms, moves nothing until it
     /// moves again).
     public func frame(at time: Nanoseconds) -> (position: Double, velocity: Double)? {
-        if let motion {
-            let state = motion.state(at: time)  // a motion's positions are already what shows
+        if motion != nil {
+            let state = motion!.state(at: time)  // a motion's positions are already what shows; read in place
             return (state.position, state.velocity)
         }
         guard gestureActive else { return nil }
