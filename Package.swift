@@ -126,7 +126,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "FlywheelIOTests", dependencies: ["FlywheelIO", "FlywheelCore"]),
-        .testTarget(name: "FlywheelDaemonTests", dependencies: ["FlywheelDaemon", "FlywheelCore", "FlywheelIO", "FlywheelSimulator"]),
+        .testTarget(name: "FlywheelDaemonTests", dependencies: ["FlywheelDaemon", "FlywheelCore", "FlywheelIO", "FlywheelSimulator", "FlywheelFormats"]),
         .testTarget(
             name: "FlywheelCLITests",
             dependencies: ["FlywheelCLI", "FlywheelDaemon", "FlywheelCore", "flywheel", "flywheeld"],

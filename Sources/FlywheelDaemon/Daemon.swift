@@ -11,6 +11,9 @@ public final class Daemon {
     let configurationFile: ConfigurationFile
     var configuration: FlywheelConfiguration
     let loop: EventLoop
+    /// Where every time the daemon takes comes from (its loop's clock: CLOCK_MONOTONIC, or a test's
+    /// virtual clock).
+    let clock: TimeSource
     let server: SocketServer
     let signals: SignalSource
     /// The controls, and the one sink of their messages (its outbox, emptied after each turn:
@@ -30,8 +33,10 @@ public final class Daemon {
     /// The sentence said once at start (unless `--quiet`): where it listens and what it serves.
     let banner: DaemonBanner
 
-    /// Sets the daemon up: configuration, input, socket, devices. Nothing runs until ``run()``.
-    public init(options: DaemonOptions) throws(ToolError) {
+    /// Sets the daemon up: configuration, input, socket, devices, its time read from `clock`.
+    /// Nothing runs until ``run()``.
+    public init(options: DaemonOptions, clock: TimeSource = .monotonic) throws(ToolError) {
+        self.clock = clock
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
         for notice in ConfigurationWarnings.notices(in: configuration) { Self.say("warning: \(notice)") }
@@ -58,7 +63,7 @@ public final class Daemon {
         CurrentProcess.ignoreBrokenPipes()
         do {
             signals = try SignalSource([.hangup, .interrupt, .terminate])
-            loop = try EventLoop()
+            loop = try EventLoop(clock: clock)
         } catch {
             throw ToolError(error)
         }
@@ -88,14 +93,14 @@ public final class Daemon {
             do {
                 manager = try DeviceManager(
                     loop: loop, wants: backends.wants, discover: backends.wants.isEmpty, inputDirectory: options.inputDirectory,
-                    gpioDirectory: options.gpioDirectory, opener: backends.opener)
+                    gpioDirectory: options.gpioDirectory, opener: backends.opener, clock: clock.now)
             } catch {
                 throw ToolError(error)
             }
         }
-        nextBeat = configuration.devices.contains { $0.light == .beat } ? MonotonicClock.now() : nil
+        nextBeat = configuration.devices.contains { $0.light == .beat } ? clock.now() : nil
         watchdogInterval = Self.watchdogInterval()
-        nextWatchdog = watchdogInterval.map { MonotonicClock.now() + $0 }
+        nextWatchdog = watchdogInterval.map { clock.now() + $0 }
         try wire()
     }
 
@@ -163,7 +168,7 @@ public final class Daemon {
         let playback = Playback(
             items: timelineItems,
             endNanoseconds: options.loop ? timeline.loopPeriodNanoseconds : timeline.endNanoseconds, device: device,
-            loops: options.loop, start: MonotonicClock.now())
+            loops: options.loop, start: clock.now())
         pipeline.play(playback)
         deliver()
     }
@@ -183,7 +188,7 @@ public final class Daemon {
     }
 
     func wake() {
-        let now = MonotonicClock.now()
+        let now = clock.now()
         manager?.wake(at: now)
         if let beat = nextBeat, now >= beat {
             manager?.beat(at: now)
@@ -224,7 +229,7 @@ public final class Daemon {
             configuration = reloaded
             for notice in ConfigurationWarnings.notices(in: reloaded) { Self.say("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
-            let now = max(MonotonicClock.now(), pipeline.time)
+            let now = max(clock.now(), pipeline.time)
             pipeline.advance(to: now)
             deliver()
             let (next, ended) = pipeline.core.reloaded(with: reloaded, at: now)
@@ -237,25 +242,41 @@ public final class Daemon {
         } catch {
             for line in error.description.split(separator: "\n") { Self.say("kept the running configuration: \(line)") }
         }
-        server.broadcast([pipeline.core.state(at: MonotonicClock.now())])
+        server.broadcast([pipeline.core.state(at: clock.now())])
         schedule()
     }
 
     /// Serves until SIGTERM or SIGINT; then says STOPPING, closes the devices and the socket.
     public func run() throws(ToolError) {
+        try start()
+        defer { finish() }
+        // The timer's handler lives in this frame, which holds the daemon while the loop runs.
+        do { try loop.run { self.wake() } } catch { throw ToolError(error) }
+    }
+
+    /// What serving begins with: the playback (unless it waits for clients), the devices, the
+    /// timer, the banner and READY=1.
+    func start() throws(ToolError) {
         HotPathTypes.prepare()
         if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
         do { try manager?.start() } catch { throw ToolError(error) }
         schedule()
         if !options.quiet { Self.say(banner.sentence) }
         _ = SystemdNotify.send("READY=1")
-        defer {
-            _ = SystemdNotify.send("STOPPING=1")
-            manager?.shutdown()
-            server.shutdown()
-        }
-        // The timer's handler lives in this frame, which holds the daemon while the loop runs.
-        do { try loop.run { self.wake() } } catch { throw ToolError(error) }
+    }
+
+    /// One turn of the loop, waiting at most `waitingMilliseconds` for something to be ready, the
+    /// timer's deadline due when the clock has passed it (a test's virtual clock): serving stepped
+    /// by a test, in its own process.
+    func turn(waitingMilliseconds: Int32 = 0) throws(ToolError) {
+        do { try loop.runOnce(timeoutMilliseconds: waitingMilliseconds) { self.wake() } } catch { throw ToolError(error) }
+    }
+
+    /// What serving ends with: STOPPING=1, the devices and the socket closed.
+    func finish() {
+        _ = SystemdNotify.send("STOPPING=1")
+        manager?.shutdown()
+        server.shutdown()
     }
 
     static func say(_ sentence: String) {

@@ -44,8 +44,14 @@ public final class EventLoop {
     /// How many times `epoll_wait` returned: the daemon's wakeups.
     @exclusivity(unchecked) public private(set) var wakeups = 0
 
-    /// Creates the loop.
-    public init() throws(SystemError) {
+    /// What the loop's timer deadlines are measured on, and what the loop's users read the time
+    /// from. On a ``VirtualClock`` the timerfd is never set: a deadline is due when the test has
+    /// moved the clock past it, and ``runOnce(timeoutMilliseconds:onTimer:)`` fires it.
+    public let clock: TimeSource
+
+    /// Creates the loop, its deadlines on `clock`.
+    public init(clock: TimeSource = .monotonic) throws(SystemError) {
+        self.clock = clock
         epoll = try Syscall.call("epoll_create1", "the event loop") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         timer = try Syscall.call("timerfd_create", "the event loop") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
@@ -104,6 +110,7 @@ public final class EventLoop {
         armedDeadline = deadline
         timerExpired = false
         timerSettings &+= 1
+        if case .virtual = clock { return }  // ``runOnce`` compares the deadline with the virtual clock
         var spec = Self.timerSpec(at: deadline)
         do {
             _ = try Syscall.call("timerfd_settime", "the event loop's timer") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
@@ -141,8 +148,18 @@ public final class EventLoop {
     /// Waits once for readiness or the timer (at most `timeoutMilliseconds`, -1 for no limit) and
     /// runs the handlers of what is ready: for tests that step the loop themselves.
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
+        try runOnce(timeoutMilliseconds: timeoutMilliseconds) { self.timerHandler() }
+    }
+
+    /// ``runOnce(timeoutMilliseconds:)`` calling `timerHandler` when the armed deadline passes; on a
+    /// virtual clock, when the clock has been moved to or past it (after the wakeup's handlers).
+    public func runOnce(timeoutMilliseconds: Int32, onTimer timerHandler: () -> Void) throws(SystemError) {
         running = true
-        try wait(timeoutMilliseconds: timeoutMilliseconds) { self.timerHandler() }
+        try wait(timeoutMilliseconds: timeoutMilliseconds, onTimer: timerHandler)
+        if case .virtual(let virtualClock) = clock, let deadline = armedDeadline, virtualClock.now >= deadline, running {
+            armedDeadline = nil
+            timerHandler()
+        }
     }
 
     /// Room for the events one `epoll_wait` reports (allocated once: an array passed `inout` to the

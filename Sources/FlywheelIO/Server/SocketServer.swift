@@ -84,7 +84,7 @@ public final class SocketServer {
                 continue
             }
             clientList.append(client)
-            send(hello(MonotonicClock.now()), to: client)
+            send(hello(loop.clock.now()), to: client)
             onSubscriptionsChanged()
         }
     }
@@ -119,7 +119,7 @@ public final class SocketServer {
             // until a write fails or it closes altogether.
             if ready.contains(.closed) { drop(client) } else { updateInterest(client) }
         case .tooLong:
-            let now = MonotonicClock.now()
+            let now = loop.clock.now()
             send(DaemonCore.error(.lineTooLong, "A line over 64 KiB was received; closing the connection.", at: now), to: client)
             beginClosing(client)
             flush(client)
@@ -165,7 +165,7 @@ public final class SocketServer {
 
     /// Tells a client it cannot be served (best effort, non-blocking) and closes it.
     func refuse(_ fd: Int32, _ message: String) {
-        let bytes = DaemonCore.error(.tooManyClients, message, at: MonotonicClock.now()).bytes(seq: 1)
+        let bytes = DaemonCore.error(.tooManyClients, message, at: loop.clock.now()).bytes(seq: 1)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Glibc.close(fd)
     }
@@ -184,7 +184,7 @@ public final class SocketServer {
     func handle(_ line: [UInt8], from client: ClientConnection) {
         guard clients[client.fd] === client, !client.closeAfterFlush else { return }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are keep-alives
-        let now = MonotonicClock.now()
+        let now = loop.clock.now()
         do {
             let command = try ClientCommand.parse(line)
             if case .watch(let subscription) = command {
@@ -302,7 +302,7 @@ public final class SocketServer {
         client.seqDigits.countUp()
         client.queue.append(ClientConnection.Pending(message: DaemonCore.error(
             .queueOverflow, sentence ?? "This client stopped reading and \(queueLimit) messages are waiting; disconnecting it.",
-            at: MonotonicClock.now()), seq: client.seq, counted: true))
+            at: loop.clock.now()), seq: client.seq, counted: true))
         beginClosing(client)
     }
 

@@ -98,19 +98,6 @@ struct DaemonEndToEndTests {
         #expect(Self.normalise(Self.readFlick(watcher)) == Self.expected(Self.flick))
     }
 
-    @Test("a line over 64 KiB gets an error and the connection is closed")
-    func longLine() throws {
-        let daemon = try DaemonProcess(["--frames", "0"])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next()
-        client.send(Array(repeating: UInt8(ascii: "x"), count: 70_000))
-        #expect(client.next()?["code"] == .string("line-too-long"))
-        #expect(client.next() == nil)
-        let other = try TestClient(daemon.socketPath)  // the daemon carries on
-        #expect(other.next()?["class"] == .string("hello"))
-    }
-
     @Test("a client that stops reading is cut off with an error and never delays another")
     func slowClient() throws {
         let daemon = try DaemonProcess(["--frames", "0"])
@@ -322,41 +309,5 @@ struct DaemonConfigurationTests {
         #expect(refused.err == "flywheeld: \(bad) line 3: key 'controls.tempo.bpm' must be from 20 to 300, got 900.\n")
         let missing = ChildProcess.run(ChildProcess.product("flywheeld"), ["--config", "/nonexistent/flywheel.json5", "--check-config"])
         #expect(missing.status == 1 && missing.err.contains("open on /nonexistent/flywheel.json5 failed: No such file or directory (ENOENT)."))
-    }
-
-    @Test("a configured device's control routes the simulated knob, and its name reaches hello")
-    func deviceRole() throws {
-        let path = Self.write("{ devices: [ { name: 'kitchen knob', profile: 'ec11', control: 'scrub' } ] }")
-        let daemon = try DaemonProcess([
-            "--config", path, "--simulate", DaemonEndToEndTests.flick, "--hold-until-clients", "1", "--frames", "0", "--scrub-duration", "214",
-        ])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        let hello = try #require(client.next())
-        #expect(hello["devices"]?.encoded().contains("kitchen knob") == true)
-        let committed = client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue == "committed" })
-        #expect((committed?["position"]?.doubleValue ?? 0) > 6)
-    }
-
-    @Test("SIGHUP reloads the configuration without dropping clients, and keeps the running one when the new file is bad")
-    func reload() throws {
-        let path = Self.write("{ controls: { tempo: { bpm: 96 } } }")
-        let daemon = try DaemonProcess(["--config", path, "--frames", "0"])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next()
-        client.send("{\"cmd\":\"get\"}")
-        #expect(client.next()?["tempo"]?["bpm"] == .int(96))
-        RepositoryPaths.write("{ controls: { tempo: { range: [40, 208], table: 'maelzel' } } }", to: path)
-        daemon.signal(SIGHUP)
-        let state = client.next(where: { $0["class"]?.stringValue == "state" })
-        #expect(state?["tempo"]?["table"] == .string("maelzel"))
-        #expect(state?["tempo"]?["bpm"] == .int(96))  // kept: 96 is a Maelzel marking
-        RepositoryPaths.write("{ controls: { tempo: { range: [300, 20] } } }", to: path)
-        daemon.signal(SIGHUP)
-        let kept = client.next(where: { $0["class"]?.stringValue == "state" })
-        #expect(kept?["tempo"]?["table"] == .string("maelzel"))
-        client.send("{\"cmd\":\"ping\"}")
-        #expect(client.next()?["class"] == .string("pong"))
     }
 }
