@@ -6,7 +6,9 @@
 # systemd starts flywheeld and tempo and scrub events arrive; unplug and replug; socket activation;
 # `systemctl reload`; the unit's sandbox (no AF_INET socket, nothing written outside its runtime
 # directory); the OSC bridge's unit, flywheel-osc@, sending a set tempo to a UDP receiver; the web
-# feed's unit (websocketd, loopback only) serving the page and the protocol over a WebSocket; then it
+# feed's unit (websocketd, loopback only) serving the page and the protocol over a WebSocket; the
+# keys unit's virtual keyboard (the uinput group, /dev/uinput 0660); flywheel-alsa@ on snd-dummy's
+# mixer; the PipeWire bridge's user unit in a user's own manager; then it
 # reboots the guest and checks that the configuration and the enabled socket
 # survived, and that removing and purging the package undo the installation. Each run starts from
 # the pristine image (a copy-on-write overlay, discarded afterwards). The times are reported; the

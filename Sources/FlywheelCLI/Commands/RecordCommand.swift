@@ -38,7 +38,6 @@ enum RecordCommand {
         } catch {
             throw ToolError(error)
         }
-        defer { loop.removeAllHandlers() }  // they capture the loop
         var recorded = 0
         var edgesWritten = 0
         var start: Nanoseconds?
@@ -53,6 +52,11 @@ enum RecordCommand {
         }
 
         var close: () -> Void = {}
+        defer {
+            // The handlers go first (they capture the loop), while the descriptors they watch are open.
+            loop.removeAllHandlers()
+            close()
+        }
         let endAt: Nanoseconds? = seconds > 0 ? MonotonicClock.now() + Nanoseconds(seconds * 1e9) : nil
         do {
             if let gpio {
@@ -127,16 +131,12 @@ enum RecordCommand {
             loop.onTimer { loop.stop() }
             try loop.run()
         } catch let error as SystemError {
-            close()
             throw ToolError(error)
         } catch let error as ToolError {
-            close()
             throw error
         } catch {
-            close()
             throw ToolError(error)
         }
-        close()
         if let failure { throw failure }
     }
 

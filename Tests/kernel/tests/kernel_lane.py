@@ -761,42 +761,58 @@ def test_alsa_dummy():
     daemon.stop()
 
 
-class KeyReader:
-    """Reads a virtual keyboard's event node: (code, value) of every EV_KEY event, in order."""
+class KeyRecording:
+    """`flywheel record NODE` as a child: the device read through libevdev (libevdev_next_event), as evemu
+    text on its standard output. (code, value) of every EV_KEY `E:` line, in order; the header's lines too."""
 
     def __init__(self, node):
-        self.fd = os.open(node, os.O_RDONLY)
+        self.process = subprocess.Popen([os.path.join(BIN, "flywheel"), "record", node, "--seconds", "600"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        RUNNING.append(self.process)
+        self.header = []
         self.keys = []
+        self.resynchronised = 0
         self.changed = threading.Condition()
         threading.Thread(target=self.read, daemon=True).start()
+        # The node is open (and events queue for it) once the header is out.
+        self.wait_for(lambda keys: any(line.startswith("# recorded from") for line in self.header), "flywheel record to open %s" % node)
 
     def read(self):
-        import struct
-        while True:
-            try:
-                data = os.read(self.fd, 24 * 64)
-            except OSError:
-                return
-            for offset in range(0, len(data) - 23, 24):
-                _, _, kind, code, value = struct.unpack_from("<qqHHi", data, offset)
-                if kind == 1:  # EV_KEY
-                    with self.changed:
-                        self.keys.append((code, value))
-                        self.changed.notify_all()
+        for line in self.process.stdout:
+            with self.changed:
+                if line.startswith("E: "):  # E: sec.usec type code value, type and code in hex
+                    _, _, kind, code, value = line.split()
+                    if int(kind, 16) == 1:  # EV_KEY
+                        self.keys.append((int(code, 16), int(value)))
+                elif line.startswith("# libevdev resynchronised"):
+                    self.resynchronised += 1
+                else:
+                    self.header.append(line.rstrip("\n"))
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
 
     def wait_for(self, predicate, what, timeout=20):
         deadline = time.monotonic() + timeout
         with self.changed:
             while not predicate(self.keys):
                 left = deadline - time.monotonic()
-                check(left > 0, "timed out waiting for %s; keys %s" % (what, self.keys[-10:]))
+                check(left > 0 and self.process.poll() is None, "timed out waiting for %s; keys %s; flywheel record %s" % (
+                    what, self.keys[-10:], "runs" if self.process.poll() is None else "exited: " + self.process.stderr.read()))
                 self.changed.wait(left)
+
+    def stop(self):
+        """SIGTERM: the recording ends at once and cleanly, having lost nothing (no SYN_DROPPED)."""
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout=TIMEOUT)
+        check(status == 0, "flywheel record exited %d: %s" % (status, self.process.stderr.read()))
+        check(self.resynchronised == 0, "libevdev resynchronised %d times: events were dropped" % self.resynchronised)
 
 
 def test_keys_uinput():
     """flywheel keys: a knob's turn on the volume presses KEY_VOLUMEUP once per step flywheeld reports
-    (read back from the virtual keyboard's event node), a held button holds KEY_PLAYPAUSE, and flywheeld
-    killed while it is held releases it; flywheeld back with the knob on the navigator, the same bridge
+    (the virtual keyboard read back through libevdev by `flywheel record`), a held button holds
+    KEY_PLAYPAUSE, and flywheeld killed while it is held releases it; flywheeld back with the knob on the navigator, the same bridge
     presses KEY_NEXTSONG and KEY_PREVIOUSSONG once a detent, in the turns' order, a fast turn no more
     often than a slow one; SIGTERM ends the bridge at once."""
     daemon = Daemon(VOLUME_KNOB)
@@ -804,7 +820,8 @@ def test_keys_uinput():
     bridge = Bridge(daemon.dir, "keys", "--socket", daemon.socket, "--map", "volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN", "--map", "BTN_0=KEY_PLAYPAUSE",
                     "--map", "navigate+=KEY_NEXTSONG,navigate-=KEY_PREVIOUSSONG")
     line = wait_until(lambda: next((l for l in bridge_log(bridge).splitlines() if "the keyboard 'Flywheel keys' is" in l), None), "the keyboard")
-    reader = KeyReader(line.rsplit(" ", 1)[-1].rstrip("."))
+    reader = KeyRecording(line.rsplit(" ", 1)[-1].rstrip("."))
+    check("N: Flywheel keys" in reader.header, "flywheel record's header: %s" % reader.header)
     wait_until(lambda: "connected to flywheeld" in bridge_log(bridge), "the bridge to connect")
     play(gentle_scenario(daemon.dir, "turn +12 at 20/s\nhold 300ms\nturn -5 at 20/s\nhold 300ms\n"), "--uinput", "--linger", "0.3")
     client.next_or_seen(lambda m: m["class"] == "volume" and m["phase"] == "settled")
@@ -854,6 +871,7 @@ def test_keys_uinput():
     check([code for code, value in reader.keys[before:] if value == 0] == expected, "releases %s" % reader.keys[before:])
     print("     keys: the navigator's %d messages %s made %d KEY_NEXTSONG and %d KEY_PREVIOUSSONG presses" % (
         len(steps), steps, pressed().count(163), pressed().count(165)), flush=True)
+    reader.stop()  # before the keyboard goes with the bridge
     start = time.monotonic()
     bridge.stop()
     check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))

@@ -6,6 +6,7 @@ installs the package and tries it; the second checks what a reboot keeps, then r
 Usage (inside the guest): system_lane.py PACKAGE.deb"""
 
 import base64
+import fcntl
 import grp
 import json
 import os
@@ -127,7 +128,7 @@ LANE_CONFIG = """// The system lane's configuration.
 
 def test_install():
     """apt installs the package offline: the gpio group, the socket enabled and listening, nothing else running."""
-    check(grp.getgrnam("audio") and not any(g.gr_name == "gpio" for g in grp.getgrall()), "plain Debian 12 has no gpio group")
+    check(grp.getgrnam("audio") and not any(g.gr_name in ("gpio", "uinput") for g in grp.getgrall()), "plain Debian 12 has no gpio or uinput group")
     started = time.monotonic()
     apt(["install", "--no-install-recommends", DEB])
     say("    apt-get install took %.1f s" % (time.monotonic() - started))
@@ -397,7 +398,128 @@ def test_web_feed():
     say("    flywheel-web.service: the page (%d bytes), flywheeld %s's hello and a pong over the WebSocket" % (len(page), hello["version"]))
 
 
+KEYBOARD = 'N: Name="Flywheel keys"'
+
+
+def input_devices():
+    with open("/proc/bus/input/devices") as f:
+        return f.read()
+
+
+def test_keys_unit():
+    """The package's uinput group owns /dev/uinput (0660) and the module loads at boot; flywheel-keys
+    enabled and started makes its virtual keyboard, as a dynamic user in that group, sandboxed."""
+    check(os.path.exists("/var/lib/flywheel/uinput-group-created"), "the package did not note that it made the uinput group")
+    with open("/usr/lib/modules-load.d/flywheel-keys.conf") as f:
+        check("uinput" in f.read().split(), "flywheel-keys.conf does not load uinput")
+    run(["udevadm", "settle"])
+    info = os.stat("/dev/uinput")
+    check(oct(info.st_mode & 0o777) == "0o660" and info.st_uid == 0 and info.st_gid == grp.getgrnam("uinput").gr_gid,
+          "/dev/uinput is %o, uid %d, gid %d" % (info.st_mode & 0o777, info.st_uid, info.st_gid))
+    check(KEYBOARD not in input_devices(), "a Flywheel keyboard before the unit started")
+    run(["systemctl", "enable", "--now", "flywheel-keys.service"])
+    wait_until(lambda: KEYBOARD in input_devices(), "flywheel-keys.service made its keyboard")
+    check(systemctl("is-active", "flywheel-keys.service") == "active", "flywheel-keys.service is not active")
+    check(property_of("flywheel-keys.service", "DynamicUser") == "yes", "flywheel-keys.service is not a dynamic user")
+    fields = status_fields(int(property_of("flywheel-keys.service", "MainPID")))
+    groups = {int(g) for g in fields["Groups"].split()}
+    check(fields["Uid"].split()[0] != "0" and fields["NoNewPrivs"] == "1" and fields["Seccomp"] == "2",
+          "status: Uid %s NoNewPrivs %s Seccomp %s" % (fields["Uid"], fields["NoNewPrivs"], fields["Seccomp"]))
+    check(grp.getgrnam("uinput").gr_gid in groups and grp.getgrnam("audio").gr_gid in groups, "groups %s" % groups)
+    # Left enabled, it would start flywheeld at the next boot, which test_after_reboot expects to be idle.
+    run(["systemctl", "disable", "--now", "flywheel-keys.service"])
+    wait_until(lambda: KEYBOARD not in input_devices(), "the keyboard went with the service")
+    say("    flywheel-keys.service (uid %s, groups %s) made and removed its keyboard" % (fields["Uid"].split()[0], sorted(groups)))
+
+
+SNDRV_CTL_IOCTL_ELEM_READ = 0xC4C85512   # _IOWR('U', 0x12, struct snd_ctl_elem_value), 1224 bytes on 64-bit Linux
+
+
+def mixer_values(card, name, channels=2):
+    """A mixer element's integer values, read from /dev/snd/controlC<card> (the image has no amixer)."""
+    value = bytearray(1224)
+    struct.pack_into("<IiII44sI", value, 0, 0, 2, 0, 0, name.encode(), 0)   # its id: iface MIXER, by name
+    with open("/dev/snd/controlC%d" % card, "rb") as control:
+        fcntl.ioctl(control, SNDRV_CTL_IOCTL_ELEM_READ, value)
+    return list(struct.unpack_from("<%dq" % channels, value, 72))
+
+
+def test_alsa_unit():
+    """flywheel-alsa@CARD on snd-dummy's Master: a dynamic user in the audio group drives the mixer,
+    which flywheeld takes the volume from and which follows the volume a client sets (50 % is raw 54,
+    10 % raw -17 on its -45 to 0 dB scale)."""
+    if run(["modprobe", "snd-dummy"], check_status=False).returncode != 0:
+        say("    skipped: the kernel has no snd-dummy")
+        return
+    with open("/proc/asound/cards") as f:
+        card = next(int(line.split()[0]) for line in f if "[Dummy" in line)
+    run(["udevadm", "settle"])   # /dev/snd/controlC* in the audio group
+    unit = "flywheel-alsa@%d.service" % card
+    systemctl("start", unit)
+    journal = lambda: run(["journalctl", "-b", "-u", unit, "-o", "cat"], check_status=False).stdout
+    wait_until(lambda: "driving 'Master Volume'" in journal() and "connected to flywheeld" in journal(), unit + " drives the mixer")
+    client = connect()
+    client.next(lambda m: m["class"] == "hello")
+    # The bridge first gives flywheeld the mixer's volume: snd-dummy's raw 0 (-30 dB) is 17 %, 16 on the
+    # volume's default step of 2. A volume set before that would race it.
+    wait_until(lambda: client.state()["volume"]["volume"] == 16, "flywheeld took the mixer's raw 0 as 16 %")
+    for percent, raw in [(50, 54), (10, -17)]:
+        client.send({"cmd": "set", "control": "volume", "volume": percent})
+        wait_until(lambda: mixer_values(card, "Master Volume") == [raw, raw], "the mixer at raw %d for %d %%" % (raw, percent))
+    check(property_of(unit, "DynamicUser") == "yes", unit + " is not a dynamic user")
+    uid = status_fields(int(property_of(unit, "MainPID")))["Uid"].split()[0]
+    check(uid != "0", unit + " runs as root")
+    systemctl("stop", unit)
+    check(systemctl("is-active", unit) == "inactive" and "stopping;" in journal(), "%s did not stop cleanly: %s" % (unit, journal()[-500:]))
+    say("    %s (uid %s) gave flywheeld the mixer's 16 %% and set it to raw 54 and -17 for 50 %% and 10 %%" % (unit, uid))
+    client.sock.close()
+
+
+PIPEWIRE_USER = "player"
+
+
+def test_pipewire_user_unit():
+    """flywheel-pipewire, a user unit: enabled for no one after install; a user's own manager loads it
+    and runs it as that user, and (PipeWire is not in the image) it says that it needs wpctl."""
+    check(not os.path.lexists("/etc/systemd/user/default.target.wants/flywheel-pipewire.service"), "enabled for every user")
+    run(["useradd", "--create-home", "--groups", "audio", PIPEWIRE_USER])
+    uid = pwd.getpwnam(PIPEWIRE_USER).pw_uid
+    # A login's user manager gets its XDG_RUNTIME_DIR from pam_systemd (libpam-systemd, which a desktop
+    # has and the image has not: systemd --user exits without it); a runtime drop-in gives it here.
+    os.makedirs("/run/systemd/system/user@%d.service.d" % uid, exist_ok=True)
+    with open("/run/systemd/system/user@%d.service.d/runtime-dir.conf" % uid, "w") as f:
+        f.write("[Service]\nEnvironment=XDG_RUNTIME_DIR=/run/user/%d\n" % uid)
+    run(["systemctl", "daemon-reload"])
+    run(["systemctl", "start", "user@%d.service" % uid])   # the user's manager, as a login starts it
+    try:
+        def user_systemctl(*arguments):
+            return run(["runuser", "-u", PIPEWIRE_USER, "--", "env", "XDG_RUNTIME_DIR=/run/user/%d" % uid, "systemctl", "--user"]
+                       + list(arguments), check_status=False).stdout.strip()
+        shown = user_systemctl("show", "-p", "LoadState", "-p", "UnitFileState", "flywheel-pipewire.service")
+        check(shown.split() == ["LoadState=loaded", "UnitFileState=disabled"], "the user's manager shows: %s" % shown)
+        check(not os.path.lexists(os.path.expanduser("~%s/.config/systemd/user/default.target.wants/flywheel-pipewire.service" % PIPEWIRE_USER)),
+              "enabled for the user")
+        user_systemctl("start", "flywheel-pipewire.service")
+        journal = lambda: run(["journalctl", "-b", "_SYSTEMD_USER_UNIT=flywheel-pipewire.service", "_UID=%d" % uid, "-o", "cat"],
+                              check_status=False).stdout
+        wait_until(lambda: "needs wpctl" in journal(), "flywheel-pipewire.service, run by the user's manager, says it needs wpctl")
+        user_systemctl("stop", "flywheel-pipewire.service")
+    finally:
+        systemctl("stop", "user@%d.service" % uid)
+    say("    flywheel-pipewire.service in %s's manager: %s" % (PIPEWIRE_USER, journal().strip().splitlines()[0]))
+
+
 # Phase 2: after the reboot.
+
+def test_uinput_at_boot():
+    """systemd-modules-load loaded uinput at boot (flywheel-keys.conf); udev gave /dev/uinput to the uinput group."""
+    with open("/proc/modules") as f:
+        check(any(line.split()[0] == "uinput" for line in f), "uinput is not loaded after the boot")
+    info = os.stat("/dev/uinput")
+    check(oct(info.st_mode & 0o777) == "0o660" and info.st_gid == grp.getgrnam("uinput").gr_gid, "/dev/uinput is %o, gid %d" % (
+        info.st_mode & 0o777, info.st_gid))
+    check(systemctl("is-active", "flywheel-keys.service") == "inactive", "flywheel-keys.service, disabled, started at boot")
+
 
 def test_after_reboot():
     """The reboot kept the configuration and the enabled socket; a client starts the daemon with that configuration."""
@@ -415,30 +537,31 @@ def test_after_reboot():
 
 
 def test_remove():
-    """apt remove stops and removes the units, the rules and the binaries; the configuration and the group stay."""
+    """apt remove stops and removes the units, the rules and the binaries; the configuration and the groups stay."""
     apt(["remove", "flywheel"])
     check(systemctl("is-active", "flywheeld.socket") != "active" and not os.path.exists(SOCKET), "the socket is still there")
     check(systemctl("is-active", "flywheeld.service") != "active", "flywheeld still runs")
     for path in ["/usr/bin/flywheeld", "/usr/lib/udev/rules.d/60-flywheel.rules", "/usr/lib/systemd/system/flywheeld.socket"]:
         check(not os.path.exists(path), path + " is still there")
     check(os.path.exists("/etc/flywheel/flywheel.json5"), "remove (not purge) deleted the configuration")
-    check(any(g.gr_name == "gpio" for g in grp.getgrall()), "remove deleted the gpio group")
+    check({"gpio", "uinput"} <= {g.gr_name for g in grp.getgrall()}, "remove deleted the gpio or uinput group")
 
 
 def test_purge():
-    """apt purge removes the configuration, the units' state and the gpio group the package made."""
+    """apt purge removes the configuration, the units' state and the gpio and uinput groups the package made."""
     apt(["purge", "flywheel"])
     for path in ["/etc/flywheel", "/var/lib/flywheel", "/etc/systemd/system/sockets.target.wants/flywheeld.socket",
                  "/etc/systemd/system/flywheeld.socket", "/etc/systemd/system/flywheeld.service"]:   # enabled, or masked by the removal
         check(not os.path.lexists(path), path + " is still there")
-    check(not any(g.gr_name == "gpio" for g in grp.getgrall()), "purge kept the gpio group it made")
+    check(not any(g.gr_name in ("gpio", "uinput") for g in grp.getgrall()), "purge kept the gpio or uinput group it made")
     check(run(["dpkg-query", "-W", "-f=${Status}", "flywheel"], check_status=False).stdout.strip() in ("", "unknown ok not-installed"),
           "dpkg still knows the package")
 
 
 PHASES = {
-    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge, test_web_feed],
-    "2": [test_after_reboot, test_remove, test_purge],
+    "1": [test_install, test_udev_starts_daemon, test_socket_activation, test_events, test_replug, test_reload, test_hardening, test_rest, test_osc_bridge, test_web_feed,
+          test_keys_unit, test_alsa_unit, test_pipewire_user_unit],
+    "2": [test_uinput_at_boot, test_after_reboot, test_remove, test_purge],
 }
 
 
