@@ -14,7 +14,7 @@ struct ALSAVolumeScaleTests {
     func parsing() {
         #expect(dummy.curve == .steps(min: -4500, step: 30, muteAtMin: false))
         #expect(dummy.decibelRange! == (-4500, 0))
-        let muted = ALSAVolumeScale(raw: 0...255, tlv: [0, 16, 1, 8, UInt32(bitPattern: -6350), 0x10000 | 25])
+        let muted = ALSAVolumeScale(raw: 0...255, tlv: [0, 16, 1, 8, UInt32(bitPattern: -6350), UInt32(0x10000 | 25)])
         #expect(muted.curve == .steps(min: -6350, step: 25, muteAtMin: true))
         #expect(muted.decibelRange! == (ALSAVolumeScale.mute, -6350 + 25 * 255))
         #expect(muted.decibels(raw: 0) == ALSAVolumeScale.mute)
@@ -56,7 +56,7 @@ struct ALSAVolumeScaleTests {
     func mutedBottom() {
         // raw 0…255, mute at 0, −63.50 dB at 1… in 0.25 dB steps (the top is 0.00 dB at 255): 60·log10(0.5) = −18.06 dB →
         // −1806 → (−1806 + 6350) / 25 = 181.76 → 182.
-        let scale = ALSAVolumeScale(raw: 0...254, tlv: [1, 8, UInt32(bitPattern: -6350), 0x10000 | 25])
+        let scale = ALSAVolumeScale(raw: 0...254, tlv: [1, 8, UInt32(bitPattern: -6350), UInt32(0x10000 | 25)])
         #expect(scale.raw(percent: 50) == 182)
         #expect(scale.raw(percent: 0) == 0)
         #expect(scale.percent(raw: 0) == 0)
