@@ -668,6 +668,21 @@ def wait_until(condition, what, timeout=20):
         time.sleep(0.02)
 
 
+def peak_rss_kib(pid):
+    """The peak resident memory of `pid` so far (VmHWM), in KiB."""
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def check_frugal(bridge, what):
+    """The bridges' bound (issue 33's, as the host's faulty-peer tests check it): under 20 MB RSS."""
+    peak = peak_rss_kib(bridge.process.pid)
+    check(peak < 20 * 1024, "%s: peak RSS %d KiB, the bound is 20 MB" % (what, peak))
+    print("     %s: peak RSS %d KiB" % (what, peak), flush=True)
+
+
 def bridge_log(bridge):
     with open(bridge.stderr.name) as f:
         return f.read()
@@ -754,6 +769,7 @@ def test_alsa_dummy():
     wait_until(lambda: bridge_log(bridge).count("driving 'Master Volume'") >= 2, "the bridge to drive the card again", timeout=30)
     client.send({"cmd": "set", "control": "volume", "volume": 75})
     wait_until(lambda: mixer_values(card, "Master Volume") == ["80", "80"], "the card back to take 75 %% as raw 80")
+    check_frugal(bridge, "flywheel alsa after its card went and came back")
     print("     alsa: %.3f s of CPU in 2 s without the card; log:\n%s" % (spent, "".join("       " + l + "\n" for l in bridge_log(bridge).splitlines())), flush=True)
     start = time.monotonic()
     bridge.stop()
@@ -871,6 +887,7 @@ def test_keys_uinput():
     check([code for code, value in reader.keys[before:] if value == 0] == expected, "releases %s" % reader.keys[before:])
     print("     keys: the navigator's %d messages %s made %d KEY_NEXTSONG and %d KEY_PREVIOUSSONG presses" % (
         len(steps), steps, pressed().count(163), pressed().count(165)), flush=True)
+    check_frugal(bridge, "flywheel keys after its turns, a daemon killed and restarted")
     reader.stop()  # before the keyboard goes with the bridge
     start = time.monotonic()
     bridge.stop()
