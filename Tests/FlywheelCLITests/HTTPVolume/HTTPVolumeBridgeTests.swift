@@ -73,10 +73,14 @@ struct HTTPVolumeBridgeTests {
         let mutes = { FaultyPeer.lines(log).filter { $0.contains("mute") } }
 
         #expect(watcher.next(where: Self.isTap) != nil, "no tap: \(FaultyPeer.text(directory + "/bridge.err"))")
-        #expect(FaultyPeer.eventually { Self.muted(port) == true }, "first tap: \(mutes()) \(FaultyPeer.text(directory + "/bridge.err"))")
-        #expect(mutes() == Array(requests.prefix(1)))
+        if !FaultyPeer.emulated {
+            // (Under qemu-user the second tap, 1.5 s on, can come before the first is sent: the
+            // requests' order and the end state are checked there.)
+            #expect(FaultyPeer.eventually { Self.muted(port) == true }, "first tap: \(mutes()) \(FaultyPeer.text(directory + "/bridge.err"))")
+            #expect(mutes() == Array(requests.prefix(1)))
+        }
         #expect(watcher.next(where: Self.isTap) != nil)
-        #expect(FaultyPeer.eventually { Self.muted(port) == false }, "second tap: \(mutes())")
+        #expect(FaultyPeer.eventually { mutes() == requests && Self.muted(port) == false }, "second tap: \(mutes())")
         #expect(mutes() == requests)
         // The volume is untouched by the mute, on both sides.
         #expect(Self.volume(daemon.socketPath) == 50)
