@@ -26,7 +26,9 @@ public final class Pipeline {
     /// The controls and their state.
     public var core: DaemonCore {
         get { state.controls }
-        set { state.controls = newValue }
+        // Changed where it is (a client's command, a reload): a get and a set would copy the
+        // controls out and their arrays with them.
+        _modify { yield &state.controls }
     }
 
     /// A timeline being played, if any.
