@@ -64,6 +64,16 @@ struct KeysBridgeTests {
         #expect(events().count == 2 * presses.count, "each press is released")
     }
 
+    @Test("a message is at most 64 presses: a navigator message of a million steps presses the key 64 times, not a million")
+    func repeatsBounded() throws {
+        let (bridge, events) = bridge(try Self.map("navigate+=KEY_NEXTSONG"))
+        bridge.handle(Array(#"{"class":"navigate","steps":1000000}"#.utf8))
+        let presses = events().filter(\.1).map(\.0)
+        #expect(presses.count == KeysBridge.maximumRepeats)
+        #expect(Set(presses) == [163])
+        #expect(events().count == 2 * presses.count, "each press is released")
+    }
+
     @Test("a button's key is held as long as the button, and released when flywheeld goes away")
     func held() throws {
         let (bridge, events) = bridge(try Self.map("BTN_0=KEY_PLAYPAUSE"))
