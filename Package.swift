@@ -87,7 +87,7 @@ let package = Package(
 
         // Pure core: no Glibc, no C. Decoding, device interpretation, device profiles, physics,
         // controls, the protocol and the pipeline from device input to server events.
-        .target(name: "FlywheelCore"),
+        .target(name: "FlywheelCore", exclude: ["Wire/README.md"]),
 
         // The firmware simulator: mechanics, contacts, firmware/driver, scenarios. Pure.
         .target(name: "FlywheelSimulator", dependencies: ["FlywheelCore"]),
@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "FlywheelFormats", dependencies: ["FlywheelCore"]),
 
         // Everything that touches the operating system, through one seam.
-        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiodShim", "CLinux"]),
+        .target(name: "FlywheelIO", dependencies: ["FlywheelCore", "CEvdev", "CGpiodShim", "CLinux"], exclude: ["Wire/README.md"]),
 
         // The daemon as a type: options, configuration, device backends, input timelines, the
         // scheduler that drives the pipeline on the event loop; and the argument parser both

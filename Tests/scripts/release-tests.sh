@@ -18,7 +18,7 @@ if [ "${1:-}" = --build-only ]; then
     swift test "${options[@]}" --list-tests > /dev/null  # builds as the run does, then only lists
     exit 0
 fi
-suites='^(FlywheelIOTests\.(Client|SeqDigits|SocketServer|UnixListener|EventLoop|LineReader|StreamBounds)'
+suites='^(FlywheelIOTests\.(Client|SeqDigits|Broadcast|SocketServer|UnixListener|EventLoop|LineReader|StreamBounds)'
 suites+='|FlywheelCoreTests\.(Outbox|Pipeline|Playback|TurnBuffer|ServerMessageWire|MessageClass|DaemonCore|ClientCommand|JSON)'
 suites+='|FlywheelCLITests\.(DaemonEndToEnd|DaemonBackpressure|HostilePeerTests))'
 swift test "${options[@]}" --filter "$suites" "$@"

@@ -224,7 +224,7 @@ public struct KnobEngine: Sendable {
     /// may have reported the coast's steps ahead of the hand, and the hand catches them up.
     mutating func followHand(at time: Nanoseconds, moving direction: Double = 0, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
-        let landing = bounds.clamp(shown > Double(reportedDetent) ? Elementary.ceilingInteger(shown - 0.6) : Elementary.floorInteger(shown + 0.6))
+        let landing = bounds.clamp(shown > Double(reportedDetent) ? Int((shown - 0.6).rounded(.up)) : Int((shown + 0.6).rounded(.down)))
         if direction != 0, Double(landing - reportedDetent) * direction < 0 { return }
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing

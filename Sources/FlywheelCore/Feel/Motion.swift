@@ -106,7 +106,7 @@ public struct Motion: Sendable, Hashable {
     }
 
     static func nanoseconds(_ seconds: Double) -> Nanoseconds {
-        seconds.isFinite ? Nanoseconds(Elementary.ceilingInteger(max(0, seconds) * 1e9)) : Nanoseconds.max / 4
+        seconds.isFinite ? Nanoseconds((max(0, seconds) * 1e9).rounded(.up)) : Nanoseconds.max / 4
     }
 
     /// The state at `time` (≥ the start).

@@ -38,12 +38,12 @@ struct MotionPlan: Sendable, Hashable {
         var target: Int
         let fling = abs(velocity) >= parameters.effectiveMinimumFlingSpeed && velocity != 0
         if fling {
-            target = Elementary.nearestInteger(position + velocity / k)
+            target = Int((position + velocity / k).rounded())
             let direction = velocity > 0 ? 1 : -1
-            let nearest = Elementary.nearestInteger(position)
+            let nearest = Int(position.rounded())
             if (target - nearest) * direction < 1 { target = nearest + direction }
         } else {
-            target = Elementary.nearestInteger(position)
+            target = Int(position.rounded())
         }
         target = bounds.clamp(target)
         // Without a fling the spring only seats the knob on its detent: it carries no more speed

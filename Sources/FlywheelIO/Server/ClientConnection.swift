@@ -161,7 +161,7 @@ final class ClientConnection {
             let total = first.message.count(seq: first.seq)
             let result: IOResult<Int>
             do {
-                result = try Syscall.nonBlocking("sendmsg", "client \(fd)") { Self.send(first.message, seq: first.seq, skipping: offset, to: fd) }
+                result = try Syscall.nonBlocking("sendmsg", "client \(fd)") { OutgoingLine.send(first.message, seq: first.seq, skipping: offset, to: fd) }
             } catch {
                 return .failed  // EPIPE, ECONNRESET: the client is gone
             }
@@ -174,45 +174,6 @@ final class ClientConnection {
             }
         }
         return .done
-    }
-
-    /// One `sendmsg` of `message` with `seq`, from byte `skipped` on: the message's head, the
-    /// seq's digits (on the stack) and its tail as three pieces. Returns what sendmsg(2) returns.
-    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32) -> Int {
-        var total = 0
-        return send(message, seq: seq, skipping: skipped, to: fd, total: &total)
-    }
-
-    /// ``send(_:seq:skipping:to:)``, also saying how many bytes the whole message is (`total`).
-    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32, total: inout Int) -> Int {
-        withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
-            let digitCount = JSONValue.writeDecimal(seq, into: digits)
-            total = message.wire.count + digitCount
-            let digitStart = digits.baseAddress! + (digits.count - digitCount)
-            return message.wire.withUnsafeBytes { wire in
-                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
-                    let head = message.seqIndex
-                    var skip = skipped
-                    var used = 0
-                    func add(_ base: UnsafeRawPointer, _ length: Int) {
-                        if skip >= length {
-                            skip -= length
-                            return
-                        }
-                        pieces[used] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: length - skip)
-                        used += 1
-                        skip = 0
-                    }
-                    add(wire.baseAddress!, head)
-                    add(UnsafeRawPointer(digitStart), digitCount)
-                    add(wire.baseAddress! + head, wire.count - head)
-                    var header = msghdr()
-                    header.msg_iov = pieces.baseAddress
-                    header.msg_iovlen = used
-                    return Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
-                }
-            }
-        }
     }
 
     enum ReadResult: Equatable { case lines([[UInt8]]), tooLong, closed }

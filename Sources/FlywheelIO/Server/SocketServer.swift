@@ -223,19 +223,8 @@ public final class SocketServer {
     package func broadcast(_ outbox: Outbox) {
         // The lines are sent from the outbox's own bytes: lent out for the broadcast, so nothing
         // the sending reaches (a client dropped, its subscriptions changed) can change it meanwhile.
-        outbox.beginLending()
-        defer { outbox.endLending() }
-        // The message, for a client that must keep it, is asked of the outbox unretained: the
-        // caller holds it throughout, and a closure holding it would retain it at every message.
-        let lent = Unmanaged.passUnretained(outbox)
-        for index in 0..<outbox.count {
-            if let (wire, seqIndex) = outbox.encodedWire(at: index) {
-                broadcast(wire, seqIndex: seqIndex, messageClass: outbox.messageClass(at: index)) {
-                    lent._withUnsafeGuaranteedRef { $0.message(at: index) }
-                }
-            } else {
-                broadcast(outbox.message(at: index))
-            }
+        outbox.lendEach { wire, seqIndex, messageClass, message in
+            broadcast(wire, seqIndex: seqIndex, messageClass: messageClass, message: message)
         }
     }
 
@@ -246,22 +235,14 @@ public final class SocketServer {
     func broadcast(_ wire: UnsafeRawBufferPointer, seqIndex: Int, messageClass: MessageClass, message: () -> ServerMessage) {
         let everyone = clientList  // as it is now: a client dropped on the way is skipped
         OutgoingLine.with(wire, seqIndex: seqIndex) { line in
-            everyone.withUnsafeBufferPointer { clients in
-                guard var slot = clients.baseAddress else { return }
-                let end = slot + clients.count
-                while slot != end {
-                    // `everyone` holds each client for the loop: lent to the send unretained, no
-                    // retain and release per line (and no bounds check: the slots are its own).
-                    Unmanaged.passUnretained(slot.pointee)._withUnsafeGuaranteedRef { client in
-                        if client.sendsAtOnce(messageClass) {
-                            // The usual case, one test: written at once, nothing queued.
-                            let result = client.sendAtOnce(as: &line, message: message)
-                            if result != .sent { finish(result, to: client, message: message) }
-                        } else if client.wants(messageClass) {
-                            send(as: &line, to: client, message: message)
-                        }
-                    }
-                    slot += 1
+            // `everyone` holds each client for the loop: lent to the send unretained.
+            everyone.forEachUnretained { client in
+                if client.sendsAtOnce(messageClass) {
+                    // The usual case, one test: written at once, nothing queued.
+                    let result = client.sendAtOnce(as: &line, message: message)
+                    if result != .sent { finish(result, to: client, message: message) }
+                } else if client.wants(messageClass) {
+                    send(as: &line, to: client, message: message)
                 }
             }
         }

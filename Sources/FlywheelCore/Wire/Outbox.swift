@@ -112,7 +112,7 @@ package final class Outbox {
     }
 
     /// The message at `index` as a ``ServerMessage`` of its own (a copy of its bytes).
-    package func message(at index: Int) -> ServerMessage {
+    @usableFromInline package func message(at index: Int) -> ServerMessage {
         let entry = entry(at: index)
         if entry.other >= 0 { return others[entry.other] }
         let wire = [UInt8](UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start))
@@ -132,6 +132,29 @@ package final class Outbox {
         let entry = entry(at: index)
         guard entry.other < 0 else { return nil }
         return (UnsafeRawBufferPointer(start: bytes + entry.start, count: entry.end &- entry.start), entry.seqIndex &- entry.start)
+    }
+
+    /// Lends each message out in order, for the duration of `body`: its bytes (the outbox's own,
+    /// or the message's), where its seq goes in them, its class, and the message as a
+    /// ``ServerMessage`` of its own for a receiver that must keep it (asked only then). The
+    /// outbox is lent throughout, so nothing `body` reaches may change it (that traps).
+    @inlinable @inline(__always) package func lendEach(
+        _ body: (_ wire: UnsafeRawBufferPointer, _ seqIndex: Int, _ messageClass: MessageClass, _ message: () -> ServerMessage) -> Void
+    ) {
+        beginLending()
+        defer { endLending() }
+        // The message, for a receiver that must keep it, is asked of the outbox unretained: the
+        // caller holds the outbox throughout, and a closure holding it would retain it at every
+        // message.
+        let unretained = Unmanaged.passUnretained(self)
+        for index in 0..<entryCount {
+            if let (wire, seqIndex) = encodedWire(at: index) {
+                body(wire, seqIndex, entries[index].messageClass) { unretained._withUnsafeGuaranteedRef { $0.message(at: index) } }
+            } else {
+                let message = others[entries[index].other]
+                message.wire.withUnsafeBytes { wire in body(wire, message.seqIndex, message.messageClass) { message } }
+            }
+        }
     }
 
     /// Empties it for the next turn, keeping its room (unless an unusual turn grew it past what

@@ -49,3 +49,38 @@ struct OutgoingLine {
         return written
     }
 }
+
+extension OutgoingLine {
+    /// One `sendmsg` of a queued `message` with `seq`, from byte `skipped` on: the message's
+    /// head, the seq's digits (on the stack) and its tail as up to three pieces. Returns what
+    /// sendmsg(2) returns.
+    static func send(_ message: ServerMessage, seq: UInt64, skipping skipped: Int, to fd: Int32) -> Int {
+        withUnsafeTemporaryAllocation(byteCount: JSONValue.decimalCapacity, alignment: 1) { digits in
+            let digitCount = JSONValue.writeDecimal(seq, into: digits)
+            let digitStart = digits.baseAddress! + (digits.count - digitCount)
+            return message.wire.withUnsafeBytes { wire in
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { pieces in
+                    let head = message.seqIndex
+                    var skip = skipped
+                    var used = 0
+                    func add(_ base: UnsafeRawPointer, _ length: Int) {
+                        if skip >= length {
+                            skip -= length
+                            return
+                        }
+                        pieces[used] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: length - skip)
+                        used += 1
+                        skip = 0
+                    }
+                    add(wire.baseAddress!, head)
+                    add(UnsafeRawPointer(digitStart), digitCount)
+                    add(wire.baseAddress! + head, wire.count - head)
+                    var header = msghdr()
+                    header.msg_iov = pieces.baseAddress
+                    header.msg_iovlen = used
+                    return Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
+                }
+            }
+        }
+    }
+}

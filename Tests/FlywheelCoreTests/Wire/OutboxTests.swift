@@ -38,6 +38,35 @@ struct OutboxTests {
         #expect(outbox.message(at: 1).coalescingKey == "scrub")
     }
 
+    @Test("lent out one by one, each message gives its own bytes, seq index and class in order, and its copy only when asked")
+    func lendEach() {
+        let outbox = Outbox()
+        outbox.append(Self.tempo)
+        outbox.append(Self.pong)
+        outbox.append(Self.frame)
+        let expected = outbox.messages
+        var seen: [ServerMessage] = []
+        var lines: [[UInt8]] = []
+        var asked = 0
+        outbox.lendEach { wire, seqIndex, messageClass, message in
+            lines.append(Array(wire))
+            let index = lines.count - 1
+            #expect(seqIndex == expected[index].seqIndex)
+            #expect(messageClass == expected[index].messageClass)
+            if index != 1 {  // the pong is not asked for: a receiver that need not keep it
+                asked += 1
+                seen.append(message())
+            }
+        }
+        #expect(lines == expected.map(\.wire))
+        #expect(asked == 2)
+        #expect(seen == [expected[0], expected[2]])
+        // Returned after the last: it takes messages again.
+        outbox.removeAll()
+        outbox.append(Self.pong)
+        #expect(outbox.messages == [Self.pong])
+    }
+
     @Test("emptied, it holds nothing of the turn before, and fills again from the start")
     func removeAll() {
         let outbox = Outbox()
@@ -135,6 +164,16 @@ struct OutboxTests {
             outbox.append(OutboxTests.pong)
         }
         #expect(Self.said(appended, Self.lentTrap))
+    }
+
+    @Test("changed from inside its own lending (as a send reaching back would), it traps")
+    func changeInsideLendEachTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outbox = Outbox()
+            outbox.append(OutboxTests.tempo)
+            outbox.lendEach { _, _, _, _ in outbox.append(OutboxTests.pong) }
+        }
+        #expect(Self.said(result, Self.lentTrap))
     }
 
     @Test("lending ended more often than it began traps")
