@@ -38,7 +38,9 @@ final class ALSABridge: SessionPart {
     private var volumeCap = 100
     /// Whether this connection's `state` has come (the cap is known).
     private var knowsCap = false
-    /// A read-back `set` was sent: its echo is not written back to the mixer.
+    /// A read-back `set` was sent: its echo is not written back to the mixer. One at a time: the
+    /// mixer's changes meanwhile wait for it (each echo would otherwise be taken for the knob's,
+    /// and a burst of changes written back to the mixer).
     private var awaitingEcho = false
     /// flywheeld should take the mixer's volume (after a connection, or once the knob rests).
     private var needsSync = true
@@ -139,7 +141,7 @@ final class ALSABridge: SessionPart {
 
     /// Tells flywheeld the mixer's volume, when it should be told and can take it.
     func sync() {
-        guard needsSync, let raw = mixerRaw, let mixer, let volume, daemon.isConnected, knowsCap, !volumeTurning else { return }
+        guard needsSync, !awaitingEcho, let raw = mixerRaw, let mixer, let volume, daemon.isConnected, knowsCap, !volumeTurning else { return }
         needsSync = false
         let percent = scale.percent(raw: raw)
         if percent > volumeCap {
@@ -198,7 +200,7 @@ final class ALSABridge: SessionPart {
             if phase == "settled" { volumeTurning = false }
             if awaitingEcho, phase == "set" {
                 awaitingEcho = false  // flywheeld took the mixer's volume (rounded to its step): the mixer keeps its own
-                return
+                return sync()  // and flywheeld takes what the mixer moved to meanwhile
             }
             if let mixer, let volume { setMixer(percent, mixer, volume) }
             sync()
@@ -209,6 +211,7 @@ final class ALSABridge: SessionPart {
             // A read-back refused: no echo comes, and the mixer's volume is not agreed.
             if awaitingEcho { agreedRaw = nil }
             awaitingEcho = false
+            sync()
         default: break
         }
     }

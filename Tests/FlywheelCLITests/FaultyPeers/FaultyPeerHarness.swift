@@ -63,12 +63,24 @@ enum FaultyPeer {
             sourceLocation: sourceLocation)
     }
 
-    /// VmRSS of `pid` in kB (nil once it has gone).
-    static func residentKilobytes(_ pid: pid_t) -> Int? {
-        for line in text("/proc/\(pid)/status").split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    /// VmRSS of `pid` in kB (nil once it has gone); `field` "VmHWM" gives its peak RSS since it started.
+    static func residentKilobytes(_ pid: pid_t, field: String = "VmRSS") -> Int? {
+        for line in text("/proc/\(pid)/status").split(separator: "\n") where line.hasPrefix(field + ":") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         }
         return nil
+    }
+
+    /// Expects `pid`'s peak RSS since it started (VmHWM, the kernel's own high-water mark: a peak
+    /// between two samples is not missed) under the 20 MB, where RSS is the bridge's own
+    /// (see ``rssLimitKilobytes``); returns the peak in kB.
+    @discardableResult
+    static func expectPeakUnderBound(_ pid: pid_t, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        let peak = residentKilobytes(pid, field: "VmHWM") ?? 0
+        if !emulated, sanitizer == nil {
+            #expect(peak > 0 && peak < rssLimitKilobytes, "\(what): peak RSS \(peak) kB; RSS bound 20 MB", sourceLocation: sourceLocation)
+        }
+        return peak
     }
 
     /// utime + stime of `pid` in seconds.

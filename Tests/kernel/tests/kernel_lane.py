@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -702,6 +703,16 @@ def mixer_values(card, name):
     raise Failure("amixer printed no values for %s" % name)
 
 
+def dummy_card(test):
+    """snd-dummy loaded: its card's index; None (`test` skipped, said) without amixer."""
+    if subprocess.run(["sh", "-c", "command -v amixer"], capture_output=True).returncode != 0:
+        print("skip %s: amixer is not installed (alsa-utils; Tests/kernel/prepare.sh installs it)" % test, flush=True)
+        return None
+    subprocess.run(["modprobe", "snd-dummy"], check=True)
+    with open("/proc/asound/cards") as f:
+        return next(int(line.split()[0]) for line in f if "[Dummy" in line)
+
+
 def add_user_switch(card_index, name):
     """Adds a BOOLEAN element of two channels to the card (SNDRV_CTL_IOCTL_ELEM_ADD: a user control, as
     alsa-lib's softvol makes; it stays until the card goes). snd-dummy's Master has no playback switch."""
@@ -721,12 +732,9 @@ def test_alsa_dummy():
     is raw 54 (-13.8 dB) and 75 % raw 80; amixer's change comes back to flywheeld; a button's taps turn the
     switch on and off; after flywheeld restarts it takes the mixer's volume again; the card unbound is said
     and retried without spinning, and bound again it is driven again; SIGTERM ends the bridge at once."""
-    if subprocess.run(["sh", "-c", "command -v amixer"], capture_output=True).returncode != 0:
-        print("skip test_alsa_dummy: amixer is not installed (alsa-utils; Tests/kernel/prepare.sh installs it)", flush=True)
+    index = dummy_card("test_alsa_dummy")
+    if index is None:
         return
-    subprocess.run(["modprobe", "snd-dummy"], check=True)
-    with open("/proc/asound/cards") as f:
-        index = next(int(line.split()[0]) for line in f if "[Dummy" in line)
     card = str(index)
     add_user_switch(index, "Master Playback Switch")
     amixer(card, "cset", "name=Master Volume", "0")
@@ -774,6 +782,103 @@ def test_alsa_dummy():
     start = time.monotonic()
     bridge.stop()
     check(time.monotonic() - start < 2, "SIGTERM took %.2f s" % (time.monotonic() - start))
+    daemon.stop()
+
+
+def cpu_seconds(pid):
+    """utime + stime of `pid` so far, in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def mixer_elements(card):
+    """The card's elements as amixer lists them: (numid, name, type) in numid order."""
+    elements = []
+    for line in amixer(card, "contents").splitlines():
+        if line.startswith("numid="):
+            fields = dict(part.split("=", 1) for part in line.split(",", 2))
+            elements.append([int(fields["numid"]), fields["name"].strip("'"), None])
+        elif line.strip().startswith("; type=") and elements and elements[-1][2] is None:
+            elements[-1][2] = line.strip()[len("; type="):].split(",")[0]
+    return sorted(tuple(element) for element in elements)
+
+
+def pending_events(control):
+    """The element events waiting on a subscribed control descriptor: (numid, mask) of each, in order.
+    struct snd_ctl_event is 72 bytes: its type (0, SNDRV_CTL_EVENT_ELEM), the mask, the element's id (numid first)."""
+    events = []
+    while True:
+        try:
+            data = os.read(control, 72 * 1024)
+        except BlockingIOError:
+            return events
+        events += [struct.unpack_from("<iII", data, offset)[1:][::-1] for offset in range(0, len(data), 72) if struct.unpack_from("<i", data, offset)[0] == 0]
+
+
+def test_alsa_event_burst():
+    """flywheel alsa reads at most 32 of the mixer's events a turn (ALSAControl.readEvents), driven past: with the
+    bridge stopped (SIGSTOP), every other element of snd-dummy and 30 user switches change, then Master Volume 1000
+    times (the kernel keeps one pending event an element, so 41 wait: a subscriber of the test's own reads them, Master's
+    last); resumed, the bridge reads them over two turns and flywheeld takes Master's last value, the mixer keeping it.
+    Then 1000 sets of Master in one amixer batch while the bridge runs: flywheeld ends at the last, the mixer keeps it
+    (no read-back's echo written back), and the bridge's CPU stays low and its RSS under 20 MB."""
+    import fcntl
+    index = dummy_card("test_alsa_event_burst")
+    if index is None:
+        return
+    card = str(index)
+    for number in range(30):
+        add_user_switch(index, "Burst %02d Switch" % number)
+    elements = mixer_elements(card)
+    master = next(numid for numid, name, _ in elements if name == "Master Volume")
+    others = [(numid, kind) for numid, name, kind in elements if numid != master]
+    check(len(others) >= 40, "snd-dummy's elements and the user switches: %s" % elements)
+    amixer(card, "cset", "numid=%d" % master, "0")
+    daemon = Daemon(VOLUME_KNOB)
+    client = daemon.client()
+    bridge = Bridge(daemon.dir, "alsa", "--socket", daemon.socket, "--card", "Dummy", "--control", "Master")
+    wait_until(lambda: client.state()["volume"]["volume"] == 17, "flywheeld to take the mixer's 17 %%")
+
+    # Stopped, the bridge reads nothing while every other element changes once or twice (one event each), then
+    # Master 1000 times, ending at raw 12 (23 %; 23 % is raw 13, so a read-back written back would move it).
+    control = os.open("/dev/snd/controlC%d" % index, os.O_RDONLY | os.O_NONBLOCK)
+    fcntl.ioctl(control, 0xC0045516, struct.pack("i", 1))  # SNDRV_CTL_IOCTL_SUBSCRIBE_EVENTS
+    os.kill(bridge.process.pid, signal.SIGSTOP)
+    pairs = {"INTEGER": ("10", "20"), "BOOLEAN": ("on", "off"), "ENUMERATED": ("0", "1")}
+    batch = ["cset numid=%d %s\ncset numid=%d %s" % (numid, pairs[kind][0], numid, pairs[kind][1]) for numid, kind in others]
+    batch += ["cset numid=%d %d" % (master, -50 + step * 37 % 151) for step in range(999)] + ["cset numid=%d 12" % master]
+    run = subprocess.run(["amixer", "-q", "-c", card, "-s"], input="\n".join(batch) + "\n", capture_output=True, text=True, timeout=TIMEOUT)
+    check(run.returncode == 0 and run.stderr == "", "amixer -s: %s" % run.stderr)
+    waiting = pending_events(control)
+    os.close(control)
+    check(len(waiting) == len(others) + 1 and len(waiting) > 32 and waiting[-1][0] == master and len({numid for numid, _ in waiting}) == len(waiting),
+          "%d events pending for the stopped bridge, Master (numid %d) last: %s" % (len(waiting), master, waiting))
+    os.kill(bridge.process.pid, signal.SIGCONT)
+    wait_until(lambda: client.state()["volume"]["volume"] == 23, "flywheeld to take Master's last raw 12 (23 %%) after %d events" % len(waiting))
+    check(mixer_values(card, "Master Volume") == ["12", "12"], "the mixer moved after the read-back: %s" % mixer_values(card, "Master Volume"))
+
+    # 1000 sets while the bridge runs, ending at raw -16 (10 %, which is raw -17).
+    before = cpu_seconds(bridge.process.pid)
+    start = time.monotonic()
+    batch = ["cset numid=%d %d" % (master, -50 + step * 37 % 151) for step in range(999)] + ["cset numid=%d -16" % master]
+    run = subprocess.run(["amixer", "-q", "-c", card, "-s"], input="\n".join(batch) + "\n", capture_output=True, text=True, timeout=TIMEOUT)
+    check(run.returncode == 0 and run.stderr == "", "amixer -s: %s" % run.stderr)
+    sets = time.monotonic() - start
+    wait_until(lambda: client.state()["volume"]["volume"] == 10, "flywheeld to take Master's last raw -16 (10 %%)")
+    caught_up = time.monotonic() - start
+    spent = cpu_seconds(bridge.process.pid) - before
+    rest = cpu_seconds(bridge.process.pid)
+    time.sleep(1)  # measuring: the bridge's CPU over a second at rest after the burst
+    rest = cpu_seconds(bridge.process.pid) - rest
+    check(mixer_values(card, "Master Volume") == ["-16", "-16"], "the mixer moved after the burst's read-back: %s" % mixer_values(card, "Master Volume"))
+    check(client.state()["volume"]["volume"] == 10, "flywheeld moved after the burst: %s" % client.state()["volume"])
+    check(rest < 0.1, "the bridge spent %.2f s of CPU in the second after the burst" % rest)
+    check(spent < caught_up, "the bridge spent %.2f s of CPU on 1000 sets in %.2f s" % (spent, caught_up))
+    check_frugal(bridge, "flywheel alsa after %d pending events and a burst of 1000 sets" % len(waiting))
+    print("     alsa: %d events pending for the stopped bridge; 1000 sets by amixer in %.2f s, flywheeld at the last %.2f s after the "
+          "first; the bridge's CPU %.2f s over them, %.3f s in the second after" % (len(waiting), sets, caught_up, spent, rest), flush=True)
+    bridge.stop()
     daemon.stop()
 
 
@@ -896,7 +1001,7 @@ def test_keys_uinput():
 
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
          test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
-         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy, test_keys_uinput]
+         test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy, test_alsa_event_burst, test_keys_uinput]
 
 
 def main(names):
