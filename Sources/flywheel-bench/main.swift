@@ -31,9 +31,9 @@ func decodeBenchmark(samples: Int, rounds: Int) {
         best = min(best, seconds() - start)
     }
     let line = JSONValue.object([
-        ("decoder", .string("flywheel")), ("samples", .int(samples)), ("quarter_steps", .int(decoder.quarterSteps)),
+        ("decoder", .string("flywheel")), ("samples", .int(samples)), ("quarter_steps", .int(decoder.quarterSteps.count)),
         ("valid", .int(decoder.validTransitions)), ("invalid", .int(decoder.invalidTransitions)),
-        ("detents", .int(decoder.detents)), ("seconds", .double(best)),
+        ("detents", .int(decoder.detents.count)), ("seconds", .double(best)),
         ("edges_per_second", .double((Double(samples) / best).rounded())),
     ])
     print(line.encoded())

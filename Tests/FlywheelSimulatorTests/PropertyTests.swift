@@ -26,13 +26,13 @@ import Testing
                 let strictlyIncreasing = zip(trace.edges, trace.edges.dropFirst()).allSatisfy {
                     $0.timeNanoseconds < $1.timeNanoseconds
                 }
-                if decoder.detents != result.truthDetents || decoder.invalidTransitions != 0
-                    || decoder.quarterSteps != result.truthDetents * stepsPerDetent.rawValue
+                if decoder.detents.count != result.truthDetents || decoder.invalidTransitions != 0
+                    || decoder.quarterSteps.count != result.truthDetents * stepsPerDetent.rawValue
                     || decoder.levels != QuadratureLevels.atPhase(profile.rest.phase + result.truthDetents * stepsPerDetent.rawValue)
                     || !strictlyIncreasing
                 {
                     failures.append(
-                        "seed \(seed) \(name): truth \(result.truthDetents), decoded \(decoder.detents), "
+                        "seed \(seed) \(name): truth \(result.truthDetents), decoded \(decoder.detents.count), "
                             + "invalid \(decoder.invalidTransitions), strictly increasing \(strictlyIncreasing)")
                 }
             }

@@ -70,8 +70,8 @@ enum DecodeCommand {
         if summary {
             decoder.decode(samples)
             var fields: [(String, JSONValue)] = [
-                ("quarter_steps", .int(decoder.quarterSteps)),
-                ("detents", .int(decoder.detents)),
+                ("quarter_steps", .int(decoder.quarterSteps.count)),
+                ("detents", .int(decoder.detents.count)),
                 ("valid", .int(decoder.validTransitions)),
                 ("invalid", .int(decoder.invalidTransitions)),
                 ("steps_per_detent", .int(steps.rawValue)),

@@ -54,8 +54,8 @@ public struct GPIOEdgeInterpreter: Sendable {
     /// Read-backs that differed from the toggles counted (an edge was merged away).
     public private(set) var corrections = 0
     /// Net detents so far.
-    public var detents: Int { decoder.detents + detentsBeforeGaps }
-    var detentsBeforeGaps = 0
+    public var detents: DetentCount { decoder.detents + detentsBeforeGaps }
+    var detentsBeforeGaps: DetentCount = 0
 
     /// Creates an interpreter for lines that start at `initial` (and a button line at `buttonLevel`).
     public init(
@@ -99,7 +99,7 @@ public struct GPIOEdgeInterpreter: Sendable {
             }
             if next != decoder.levels {
                 let fired = decoder.feed(next)
-                if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
+                if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired.count)), at: time)) }
             }
         }
         return out
@@ -120,7 +120,7 @@ public struct GPIOEdgeInterpreter: Sendable {
         guard actual != decoder.levels else { return out }
         corrections += 1
         let fired = decoder.feed(actual)
-        if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired)), at: time)) }
+        if fired != 0 { out.append(DeviceInput(.knob(detents: Double(fired.count)), at: time)) }
         return out
     }
 

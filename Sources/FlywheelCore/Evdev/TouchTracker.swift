@@ -109,9 +109,11 @@ public struct TouchKnob: Sendable {
     }
 
     public let region: TouchRegion
-    /// The last angle (ring) or position (strip) that motion is measured from; nil while there is
-    /// none (no contact yet, or a ring's contact inside the dead zone about its centre).
-    var last: Double?
+    /// The last angle (ring) that motion is measured from; nil while there is none (no contact yet,
+    /// or a contact inside the dead zone about the centre).
+    var lastAngle: Radians?
+    /// The last position (strip) that motion is measured from; nil while there is no contact.
+    var lastPosition: Double?
     /// Whether a contact is down (so its lift is reported).
     var touching = false
 
@@ -129,7 +131,8 @@ public struct TouchKnob: Sendable {
         switch frame {
         case .lifted(let time):
             let wasDown = touching
-            last = nil
+            lastAngle = nil
+            lastPosition = nil
             touching = false
             return wasDown ? .lift(timeNanoseconds: time) : nil
         case .contact(let x, let y, let began, let time):
@@ -140,20 +143,18 @@ public struct TouchKnob: Sendable {
                 guard (dx * dx + dy * dy).squareRoot() >= minimumRadius else {
                     // Near the centre the angle means nothing: a swipe through it must not turn
                     // the knob by the half turn between where it entered and where it leaves.
-                    last = nil
+                    lastAngle = nil
                     return nil
                 }
-                let angle = Elementary.atan2(dy, dx)
-                defer { last = angle }
-                guard let previous = last, !began else { return nil }
-                var delta = angle - previous
-                if delta > .pi { delta -= 2 * .pi }  // unwrap across ±π
-                if delta < -.pi { delta += 2 * .pi }
-                return delta == 0 ? nil : .move(detents: delta / (2 * .pi) * perTurn, timeNanoseconds: time)
+                let angle = Radians(Elementary.atan2(dy, dx))
+                defer { lastAngle = angle }
+                guard let previous = lastAngle, !began else { return nil }
+                let delta = angle.change(from: previous)  // unwrapped across ±π
+                return delta.value == 0 ? nil : .move(detents: delta.turns * perTurn, timeNanoseconds: time)
             case .strip(let alongX, let from, let to, let detents):
                 let position = alongX ? x : y
-                defer { last = position }
-                guard let previous = last, !began, to != from else { return nil }
+                defer { lastPosition = position }
+                guard let previous = lastPosition, !began, to != from else { return nil }
                 let delta = (position - previous) / (to - from) * detents
                 return delta == 0 ? nil : .move(detents: delta, timeNanoseconds: time)
             }

@@ -20,16 +20,16 @@ public struct QuadratureDecoder: Sendable {
     /// Current levels.
     public private(set) var levels: QuadratureLevels
     /// Net valid quarter steps so far.
-    public private(set) var quarterSteps: Int = 0
+    public private(set) var quarterSteps: QuarterSteps = 0
     /// Net detents so far.
-    public private(set) var detents: Int = 0
+    public private(set) var detents: DetentCount = 0
     /// Single-line transitions seen.
     public private(set) var validTransitions: Int = 0
     /// Double transitions seen (direction unknown, not counted).
     public private(set) var invalidTransitions: Int = 0
     /// Quarter steps that could not be attributed to a detent because an invalid transition
     /// came before them (sum of absolute remainders).
-    public private(set) var uncertainQuarterSteps: Int = 0
+    public private(set) var uncertainQuarterSteps: QuarterSteps = 0
 
     let restMask: UInt8
     var anchor: Int = 0
@@ -61,7 +61,7 @@ public struct QuadratureDecoder: Sendable {
 
     /// Feeds the levels after a change and returns the net detents that fired (usually 0 or ±1).
     @discardableResult
-    public mutating func feed(_ next: QuadratureLevels) -> Int {
+    public mutating func feed(_ next: QuadratureLevels) -> DetentCount {
         let move = TransitionTable.moves[Int(levels.code) << 2 | Int(next.code)]
         levels = next
         if move == 0 { return 0 }
@@ -70,29 +70,30 @@ public struct QuadratureDecoder: Sendable {
             uncertain = true
         } else {
             validTransitions += 1
-            quarterSteps &+= Int(move)
+            quarterSteps.count &+= Int(move)
         }
         guard restMask & (1 << next.code) != 0 else { return 0 }
-        return arriveAtRest()
+        return DetentCount(arriveAtRest())
     }
 
+    /// The whole detents fired on arriving at a rest state (the counters stay plain `Int` inside).
     mutating func arriveAtRest() -> Int {
         guard anchored else {
             anchored = true
-            anchor = quarterSteps
+            anchor = quarterSteps.count
             uncertain = false
             return 0
         }
-        let net = quarterSteps &- anchor
+        let net = quarterSteps.count &- anchor
         if net == 0 { uncertain = false; return 0 }
         let n = stepsPerDetent.rawValue
         let whole = net / n  // rounds toward zero
         if uncertain {
-            uncertainQuarterSteps += abs(net - whole * n)
+            uncertainQuarterSteps.count += abs(net - whole * n)
             uncertain = false
         }
-        anchor = quarterSteps
-        detents &+= whole
+        anchor = quarterSteps.count
+        detents.count &+= whole
         return whole
     }
 
@@ -103,10 +104,10 @@ public struct QuadratureDecoder: Sendable {
         onDetent: (_ timeNanoseconds: Nanoseconds, _ direction: Int, _ position: Int) -> Void = { _, _, _ in }
     ) {
         for sample in samples {
-            let fired = feed(sample.levels)
+            let fired = feed(sample.levels).count
             if fired != 0 {
                 let direction = fired > 0 ? 1 : -1
-                var position = detents - fired
+                var position = detents.count - fired
                 for _ in 0..<abs(fired) {
                     position += direction
                     onDetent(sample.timeNanoseconds, direction, position)
@@ -186,7 +187,7 @@ public struct QuadratureDecoder: Sendable {
             let run = Self.run(codes, from: start, previous: startLevels, moves: moves)
             index = run.index
             let previous = run.previous
-            let q = quarterSteps &+ run.quarterSteps
+            let q = quarterSteps.count &+ run.quarterSteps
             let valid = validTransitions &+ run.valid
             let hitInvalid = run.hitInvalid
             // The quarter-step count at the last rest state visited: walk back from the end.
@@ -204,9 +205,9 @@ public struct QuadratureDecoder: Sendable {
                 k -= 1
             }
             // Settle the telescoped detents and hand the state back.
-            detents &+= (lastRest &- anchor) / stepsPerDetent.rawValue
+            detents.count &+= (lastRest &- anchor) / stepsPerDetent.rawValue
             anchor = lastRest
-            quarterSteps = q
+            quarterSteps.count = q
             validTransitions = valid
             levels = QuadratureLevels(code: UInt8(truncatingIfNeeded: previous))
             if hitInvalid {

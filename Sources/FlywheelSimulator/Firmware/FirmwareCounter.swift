@@ -27,8 +27,8 @@ struct FirmwareCounter {
     /// The running count: detents × counts per detent, or quarter steps × counts per quarter step.
     var counts: Int {
         switch counting {
-        case .detents: return decoder.detents * countsPerDetent
-        case .quarterSteps: return decoder.quarterSteps * (countsPerDetent / decoder.stepsPerDetent.rawValue)
+        case .detents: return decoder.detents.count * countsPerDetent
+        case .quarterSteps: return decoder.quarterSteps.count * (countsPerDetent / decoder.stepsPerDetent.rawValue)
         }
     }
 }

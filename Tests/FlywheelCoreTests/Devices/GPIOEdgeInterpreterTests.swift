@@ -5,8 +5,12 @@ import Testing
 struct GPIOEdgeInterpreterTests {
     static let ms: Nanoseconds = 1_000_000
 
-    static func detent(from t: Nanoseconds) -> [GPIOEdge] {
-        [(GPIOEdge.Line.a, false), (.b, false), (.a, true), (.b, true)].enumerated().map { index, step in
+    /// One detent from rest 11, forward (A leads) or backward (B leads: the same levels in reverse).
+    static func detent(from t: Nanoseconds, backward: Bool = false) -> [GPIOEdge] {
+        let forward: [(GPIOEdge.Line, Bool)] = [(.a, false), (.b, false), (.a, true), (.b, true)]
+        let reverse: [(GPIOEdge.Line, Bool)] = [(.b, false), (.a, false), (.b, true), (.a, true)]
+        let steps = backward ? reverse : forward
+        return steps.enumerated().map { index, step in
             GPIOEdge(timeNanoseconds: t + Nanoseconds(index) * ms, line: step.0, rising: step.1)
         }
     }
@@ -69,6 +73,21 @@ struct GPIOEdgeInterpreterTests {
         let out = interpreter.feed([GPIOEdge(timeNanoseconds: 6 * Self.ms, line: .b, rising: true)])  // 10 -> 11: the first rest only anchors
         #expect(out.isEmpty)
         #expect(interpreter.feed(Self.detent(from: 10 * Self.ms)).map(\.action) == [.knob(detents: 1)])
+    }
+
+    @Test("the net detents carry across an overflow's restart of the decoder")
+    func detentsAcrossGap() {
+        var interpreter = GPIOEdgeInterpreter(stepsPerDetent: .four, initial: QuadratureLevels(code: 3))
+        _ = interpreter.feed(Self.detent(from: 0))
+        #expect(interpreter.detents == 1)
+        _ = interpreter.overflow(levels: QuadratureLevels(code: 3), at: 5 * Self.ms)
+        var actions: [DeviceInput.Action] = []
+        for start: Nanoseconds in [10, 20, 30] {
+            actions += interpreter.feed(Self.detent(from: start * Self.ms, backward: true)).map(\.action)
+        }
+        #expect(actions == [.knob(detents: -1), .knob(detents: -1), .knob(detents: -1)])
+        #expect(interpreter.detents == DetentCount(-2))
+        #expect(DetentCount(3) - DetentCount(5) == -2 && DetentCount.zero + 4 == DetentCount(4))
     }
 
     @Test("simultaneous A and B edges are one invalid double step, not two valid ones")

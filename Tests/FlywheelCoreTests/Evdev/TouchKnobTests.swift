@@ -46,6 +46,22 @@ struct TouchKnobTests {
         #expect(knob.feed(.lifted(timeNanoseconds: 1_000_000_000)) == .lift(timeNanoseconds: 1_000_000_000))
     }
 
+    @Test("a ring's angle change is unwrapped across ±π: the short way round, in both directions")
+    func unwrapAcrossPi() {
+        // Counter-clockwise from 3 rad to −3 rad is +0.28 rad, not −6; clockwise back is −0.28.
+        #expect(Radians(-3).change(from: Radians(3)) == Radians(2 * .pi - 6))
+        #expect(Radians(3).change(from: Radians(-3)) == Radians(6 - 2 * .pi))
+        #expect(Radians(1).change(from: Radians(-1)) == Radians(2))
+        #expect(Radians(.pi / 2).turns == 0.25)
+        // On the knob: from 179° to 181° (atan2 says −179°) is 2° of 24 detents a turn.
+        var knob = TouchKnob(region: Self.ring)
+        let path = [179.0, 181.0].map { degrees -> (Double, Double) in
+            (80 * Elementary.cos(degrees / 180 * .pi), 80 * Elementary.sin(degrees / 180 * .pi))
+        }
+        let (total, _) = Self.total(&knob, Self.contacts(path))
+        #expect(abs(total - 2.0 / 360 * 24) < 1e-9, "turned \(total) detents")
+    }
+
     @Test("a contact that stays in the dead zone still lifts")
     func deadZoneLift() {
         var knob = TouchKnob(region: Self.ring)

@@ -4,9 +4,9 @@ import Testing
 @Suite("Quadrature decoder")
 struct QuadratureDecoderTests {
     /// Feeds the levels at successive phases `path` (relative to phase of `initial`).
-    static func run(_ steps: StepsPerDetent, from initial: QuadratureLevels, phases: [Int]) -> (QuadratureDecoder, [Int]) {
+    static func run(_ steps: StepsPerDetent, from initial: QuadratureLevels, phases: [Int]) -> (QuadratureDecoder, [DetentCount]) {
         var decoder = QuadratureDecoder(stepsPerDetent: steps, initial: initial)
-        var fired: [Int] = []
+        var fired: [DetentCount] = []
         for phase in phases {
             let result = decoder.feed(QuadratureLevels.atPhase(initial.phase + phase))
             if result != 0 { fired.append(result) }
@@ -79,6 +79,23 @@ struct QuadratureDecoderTests {
         for phase in 3...6 { decoder.feed(.atPhase(phase)) }
         #expect(decoder.detents == 1)
         #expect(decoder.uncertainQuarterSteps == 2)
+    }
+
+    @Test("uncertain quarter steps add up the remainders of both directions; the exact count keeps its sign")
+    func uncertainRemainders() {
+        var decoder = QuadratureDecoder(stepsPerDetent: .four, initial: Self.rest11)
+        // Backward with a double transition: −2 counted at the next rest, no whole detent (toward zero).
+        decoder.feed(.atPhase(1))
+        decoder.feed(.atPhase(-1))
+        #expect(decoder.feed(.atPhase(-2)) == 0)
+        #expect(decoder.quarterSteps == QuarterSteps(-2) && decoder.uncertainQuarterSteps == QuarterSteps(2))
+        // Forward past a rest by a double transition: +6 counted, one whole detent and 2 left over.
+        var fired: [DetentCount] = []
+        for phase in [-1, 0, 1, 3, 4, 5, 6] { fired.append(decoder.feed(.atPhase(phase))) }
+        #expect(fired == [0, 0, 0, 0, 0, 0, 1])
+        #expect(decoder.detents == DetentCount(1) && decoder.quarterSteps == QuarterSteps(4))
+        #expect(decoder.uncertainQuarterSteps == QuarterSteps(4))
+        #expect(decoder.invalidTransitions == 2)
     }
 
     @Test("a trace that starts between rests anchors at the first rest without an event")
