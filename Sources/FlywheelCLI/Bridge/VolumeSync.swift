@@ -3,7 +3,8 @@ import FlywheelCore
 /// flywheeld's volume kept in step with a player that has a volume of its own (Volumio, moOde,
 /// PipeWire's default sink), both 0…100: the knob's latest volume waits for the player (the
 /// latest wins, never a queue), and the player's own volume, once read, comes back to flywheeld
-/// while the knob rests — within flywheeld's cap (a player above it is brought down to it).
+/// while the knob rests, one read-back at a time — within flywheeld's cap (a player above it is
+/// brought down to it).
 /// The bridge owns the transport; this holds only what each side last said.
 struct VolumeSync {
     /// flywheeld's volume cap (from its `state`), and whether this connection's `state` came.
@@ -19,8 +20,13 @@ struct VolumeSync {
     private(set) var pending: Int?
     /// The volume last agreed between the two: the player's is read back only when it moves away.
     private var agreed: Int?
-    /// A read-back `set` went to flywheeld: its echo is not sent back to the player.
+    /// A read-back `set` went to flywheeld: its echo is not sent back to the player. One at a time:
+    /// the player's volume read meanwhile waits for it (each echo would otherwise be taken for the
+    /// knob's, and an older volume sent back to the player).
     private var awaitingEcho = false
+    /// The player's volume was read while a read-back awaited its echo: it is read again once the
+    /// echo (or an error) has come, so that flywheeld gets the latest.
+    private var readAfterEcho = false
     /// Whether the player was said to be above the cap.
     private(set) var saidAboveCap = false
 
@@ -30,9 +36,11 @@ struct VolumeSync {
         agreed = nil
         knowsCap = false
         awaitingEcho = false
+        readAfterEcho = false
     }
 
-    /// A line from flywheeld: true when the player's volume should be read now (the cap just became known).
+    /// A line from flywheeld: true when the player's volume should be read now (the cap just became
+    /// known, or a read-back's echo or error came after the player was read).
     mutating func daemon(_ message: JSONValue) -> Bool {
         switch message["class"]?.stringValue {
         case "state":
@@ -52,12 +60,13 @@ struct VolumeSync {
             flywheel = volume
             if awaitingEcho, message["phase"]?.stringValue == "set" {
                 awaitingEcho = false  // flywheeld took the player's volume: the player keeps its own
-                return false
+                return echoCame()  // and flywheeld takes what the player moved to meanwhile
             }
             pending = volume == player ? nil : volume
         case "error":
             if awaitingEcho { agreed = nil }
             awaitingEcho = false
+            return echoCame()
         default: break
         }
         return false
@@ -76,11 +85,17 @@ struct VolumeSync {
     }
 
     /// The player said its volume is `volume`: the volume to give flywheeld, if any (nil while the
-    /// knob turns, while something waits for the player, or where they agree). A volume above the
-    /// cap is not given: the player is brought down to the cap instead (``pending``).
+    /// knob turns, while something waits for the player, while a read-back awaits its echo, or
+    /// where they agree). A volume above the cap is not given: the player is brought down to the
+    /// cap instead (``pending``).
     mutating func playerReported(_ volume: Int) -> Int? {
         player = volume
-        guard knowsCap, !turning, pending == nil, volume != agreed, volume != flywheel else { return nil }
+        guard knowsCap, !turning, pending == nil, volume != agreed else { return nil }
+        if awaitingEcho {
+            readAfterEcho = true  // flywheeld's volume is not yet the one sent: compared once the echo has come
+            return nil
+        }
+        guard volume != flywheel else { return nil }
         if volume > cap {
             pending = cap
             return nil
@@ -102,6 +117,12 @@ struct VolumeSync {
 }
 
 extension VolumeSync {
+    /// A read-back's echo or error came: whether the player, read meanwhile, is to be read again.
+    private mutating func echoCame() -> Bool {
+        defer { readAfterEcho = false }
+        return readAfterEcho
+    }
+
     /// `volume` did not reach the player: it waits again, unless the knob has moved on.
     mutating func restore(_ volume: Int) {
         if pending == nil { pending = volume }

@@ -6,7 +6,8 @@ import Testing
 /// the bridge keeps: pw-mon's output is read in lines of at most 4 KiB, and of a wpctl's output the
 /// first 4 KiB are kept. Driven past both bounds, the bridge stays under the faulty peers' 20 MB
 /// (issue 33), goes on reading the volume into flywheeld, and says no more of the flood than a line.
-@Suite("flywheel pipewire against a pw-mon and a wpctl that print megabytes", .serialized, .timeLimit(.minutes(1)))
+/// Then a flywheeld slow to take the bridge's sets, while the stand-ins report a burst of changes.
+@Suite("flywheel pipewire against a pw-mon and a wpctl that print megabytes, and a busy flywheeld", .serialized, .timeLimit(.minutes(1)))
 struct PipeWireFaultyPeerTests {
     /// What a stand-in prints where the bridge keeps 4 KiB: 16 MiB, so that a bridge holding it
     /// all would be far over 20 MB.
@@ -17,7 +18,9 @@ struct PipeWireFaultyPeerTests {
     /// with no newline, ends that line, then prints a node's change. (No first dump, unlike the real
     /// one: flywheeld's state makes the bridge's one read at start, and every later read is the
     /// test's.) wpctl's get-volume prints DIRECTORY/answer and exits with the status in
-    /// DIRECTORY/status; every wpctl run appends its command to DIRECTORY/runs.
+    /// DIRECTORY/status; set-volume V makes the answer `Volume: V` and, as PipeWire does, has
+    /// pw-mon print the node's change. Every wpctl run appends its command to DIRECTORY/runs
+    /// (set-volume with its V; get-volume once it has printed its answer).
     final class StandIns {
         let directory: String
         /// The test's end of the FIFO (read and write, so that neither side's open waits).
@@ -40,10 +43,20 @@ struct PipeWireFaultyPeerTests {
                 """
             let wpctl = """
                 #!/bin/sh
-                echo "$1" >> '\(directory)/runs'
-                [ "$1" = get-volume ] || exit 0
+                case "$1" in
+                get-volume) ;;
+                set-volume)
+                    printf 'Volume: %s\\n' "$3" > '\(directory)/answer.set'
+                    mv '\(directory)/answer.set' '\(directory)/answer'
+                    echo "$1 $3" >> '\(directory)/runs'
+                    echo change > '\(directory)/monitor'
+                    exit 0 ;;
+                *) echo "$1" >> '\(directory)/runs'; exit 0 ;;
+                esac
                 cat '\(directory)/answer'
-                exit "$(cat '\(directory)/status')"
+                status="$(cat '\(directory)/status')"
+                echo "$1" >> '\(directory)/runs'
+                exit "$status"
                 """
             for (name, script) in [("pw-mon", pwMon), ("wpctl", wpctl)] {
                 RepositoryPaths.write(script + "\n", to: "\(directory)/bin/\(name)")
@@ -70,8 +83,11 @@ struct PipeWireFaultyPeerTests {
             rename(directory + "/answer.new", directory + "/answer")
         }
 
-        /// How many times wpctl get-volume has run.
+        /// How many times wpctl get-volume has printed its answer.
         var reads: Int { FaultyPeer.lines(directory + "/runs").filter { $0 == "get-volume" }.count }
+
+        /// wpctl set-volume's volumes, in order.
+        var sets: [String] { FaultyPeer.lines(directory + "/runs").filter { $0.hasPrefix("set-volume ") }.map { String($0.dropFirst("set-volume ".count)) } }
 
         /// A command to the stand-in pw-mon.
         func monitor(_ command: String) {
@@ -81,21 +97,24 @@ struct PipeWireFaultyPeerTests {
     }
 
     /// Runs `body` with flywheeld (no devices) and `flywheel pipewire` on new stand-ins, once the
-    /// bridge's one read at start has brought the stand-in's first answer (60) into flywheeld.
-    static func withBridge(_ body: (StandIns, DaemonProcess, Child) throws -> Void) throws {
+    /// bridge's one read at start has brought the stand-in's first answer (60) into flywheeld; when
+    /// `relayed`, the bridge reaches flywheeld through a ``BusyDaemonRelay`` (given to `body`).
+    static func withBridge(relayed: Bool = false, _ body: (StandIns, DaemonProcess, Child, BusyDaemonRelay?) throws -> Void) throws {
         let standIns = try StandIns()
         let daemon = try DaemonProcess([])
         defer { _ = daemon.stop() }
-        let bridge = try Child(flywheel: ["pipewire", "--socket", daemon.socketPath], stderrPath: standIns.log, environment: standIns.environment)
+        let relay = relayed ? try BusyDaemonRelay(path: standIns.directory + "/relay.sock", daemonPath: daemon.socketPath) : nil
+        defer { relay?.stop() }
+        let bridge = try Child(flywheel: ["pipewire", "--socket", relay?.path ?? daemon.socketPath], stderrPath: standIns.log, environment: standIns.environment)
         defer { bridge.forceStop() }
         #expect(FaultyPeer.eventually { PipeWireBridgeTests.volume(daemon.socketPath) == 60 }, "\(FaultyPeer.text(standIns.log))")
         #expect(standIns.reads == 1, "wpctl ran \(FaultyPeer.lines(standIns.directory + "/runs"))")
-        try body(standIns, daemon, bridge)
+        try body(standIns, daemon, bridge, relay)
     }
 
     @Test("pw-mon prints a line of 16 MiB before a node's change: the line dropped, the change still reads the volume into flywheeld, under 20 MB, and nothing said of it")
     func monitorLineOverBound() throws {
-        try Self.withBridge { standIns, daemon, bridge in
+        try Self.withBridge { standIns, daemon, bridge, _ in
             let log = standIns.log
             let monitorPID = PipeWireBridgeTests.childPIDs(of: bridge.pid).first
             let before = FaultyPeer.residentKilobytes(bridge.pid, field: "VmHWM") ?? 0
@@ -124,7 +143,7 @@ struct PipeWireFaultyPeerTests {
 
     @Test("wpctl get-volume prints 16 MiB: after its volume, the volume taken; before it, said in one short line as not a volume; failing, said with its first line cut to 200 bytes and retried; each time under 20 MB")
     func commandOutputOverBound() throws {
-        try Self.withBridge { standIns, daemon, bridge in
+        try Self.withBridge { standIns, daemon, bridge, _ in
             let log = standIns.log
             let junk = String(repeating: "#", count: Self.flood)
             let before = FaultyPeer.residentKilobytes(bridge.pid, field: "VmHWM") ?? 0
@@ -162,6 +181,43 @@ struct PipeWireFaultyPeerTests {
             print("flywheel pipewire: 16 MiB answers from wpctl; peak RSS \(before) kB before them, then \(afterVolume), \(afterJunk), \(peak) kB; log \(FaultyPeer.text(log).utf8.count) bytes, its longest line \(longest)")
             FaultyPeer.expectFrugal(FaultyPeer.usage(of: bridge.pid, over: 0.5), "flywheel pipewire at rest after 16 MiB answers from wpctl")
             FaultyPeer.expectStopsPromptly(bridge, "flywheel pipewire after 16 MiB answers from wpctl")
+        }
+    }
+
+    @Test("the sink's volume changed three times (40, 50, then 47) while flywheeld leaves the bridge's sets unread: one read-back at a time, then the latest; the sink keeps 47, flywheeld ends at 46 (47 on its 2-step grid), and wpctl set-volume never runs")
+    func burstWhileFlywheeldIsBusy() throws {
+        try Self.withBridge(relayed: true) { standIns, daemon, bridge, relay in
+            let relay = try #require(relay)
+            let log = standIns.log
+            let runs = { FaultyPeer.lines(standIns.directory + "/runs") }
+            relay.hold()
+
+            // The desktop's slider, three times; each change read before the next is made.
+            for (index, volume) in [40, 50, 47].enumerated() {
+                standIns.answer("Volume: 0.\(volume)\n")
+                standIns.monitor("change")
+                #expect(FaultyPeer.eventually { standIns.reads == 2 + index }, "\(runs()) \(FaultyPeer.text(log))")
+            }
+            // A change that reads 47 again: once it is read, the bridge has done with the 47 before it.
+            standIns.monitor("change")
+            #expect(FaultyPeer.eventually { standIns.reads == 5 }, "\(runs())")
+            #expect(relay.sets == [60, 40], "read-backs sent to flywheeld before the first one's echo: \(relay.sets.dropFirst())")
+
+            // flywheeld comes round to what waited: the first read-back's echo, then the sink's latest volume.
+            let start = MonotonicClockForTests.now()
+            #expect(relay.release(), "an echo did not come: \(relay.echoed)")
+            #expect(FaultyPeer.eventually { PipeWireBridgeTests.volume(daemon.socketPath) == 46 && relay.echoed.last == 46 }, "\(relay.sets) \(relay.echoed) \(FaultyPeer.text(log))")
+            let seconds = MonotonicClockForTests.now() - start
+            // A later change read: whatever the echoes made the bridge write to the sink ran before it.
+            let reads = standIns.reads
+            standIns.monitor("change")
+            #expect(FaultyPeer.eventually { standIns.reads > reads }, "\(runs())")
+            #expect(standIns.sets == [], "the bridge set the sink back: \(standIns.sets)")
+            #expect(FaultyPeer.text(standIns.directory + "/answer") == "Volume: 0.47\n")
+            #expect(PipeWireBridgeTests.volume(daemon.socketPath) == 46)
+            #expect(relay.sets == [60, 40, 47])
+            print("flywheel pipewire: three changes while flywheeld was busy; read-backs \(relay.sets.dropFirst()), echoes \(relay.echoed), flywheeld at the latest \(Int(seconds * 1000)) ms after it came round; wpctl runs \(runs())")
+            FaultyPeer.expectStopsPromptly(bridge, "flywheel pipewire after a burst while flywheeld was busy")
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import FlywheelCLI
 import FlywheelCore
+import FlywheelIO
 import Glibc
 import Testing
 
@@ -40,16 +41,32 @@ struct HTTPVolumeBridgeTests {
 
     static func volume(_ socket: String) -> Int? { FaultyPeer.state(socket)?["volume"]?["volume"]?.doubleValue.map { Int($0) } }
 
+    /// A GET of the fake player's own `/test/` requests (not logged), made here rather than by a
+    /// Python child so that the test keeps up with flywheeld's simulated buttons: the answer, or nil.
+    static func ask(_ port: Int, _ target: String) -> JSONValue? {
+        guard let exchange = try? HTTPExchange(get: target, from: "127.0.0.1:\(port)", at: MonotonicClock.now()) else { return nil }
+        while true {
+            guard var entry = exchange.pollRequest else { return nil }
+            _ = poll(&entry, 1, 100)
+            if let result = exchange.ready(revents: entry.revents) ?? exchange.expire(at: MonotonicClock.now()) {
+                guard case .success(let response) = result, response.status == 200 else { return nil }
+                return try? JSONParser.parse(response.body)
+            }
+        }
+    }
+
     /// flywheeld with an EC11 as the volume knob whose button (BTN_0) is tapped twice, 1.5 s apart
     /// (MPD/mpd-two-taps.sim), once a watcher and one bridge are connected; the watcher.
     static func tappingDaemon(_ directory: String) throws -> (DaemonProcess, TestClient) {
+        let daemon = try knobDaemon(directory, scenario: RepositoryPaths.path("Tests/FlywheelCLITests/MPD/mpd-two-taps.sim"), clients: 2)
+        return (daemon, try TestClient(daemon.socketPath))
+    }
+
+    /// flywheeld with an EC11 as the volume knob, driven by `scenario` once `clients` are connected.
+    static func knobDaemon(_ directory: String, scenario: String, clients: Int) throws -> DaemonProcess {
         let config = directory + "/flywheel.json5"
         RepositoryPaths.write("{ devices: [ { profile: 'ec11', control: 'volume' } ] }", to: config)
-        let daemon = try DaemonProcess([
-            "--config", config, "--simulate", RepositoryPaths.path("Tests/FlywheelCLITests/MPD/mpd-two-taps.sim"),
-            "--hold-until-clients", "2", "--frames", "0",
-        ])
-        return (daemon, try TestClient(daemon.socketPath))
+        return try DaemonProcess(["--config", config, "--simulate", scenario, "--hold-until-clients", String(clients), "--frames", "0"])
     }
 
     static func isTap(_ message: JSONValue) -> Bool {
@@ -208,5 +225,68 @@ struct HTTPVolumeBridgeTests {
         #expect(moode.answer(Array("<html>".utf8)) == nil)
         #expect(volumio.setTarget(35) == "/api/v1/commands/?cmd=volume&volume=35" && volumio.muteTarget(muted: true) == "/api/v1/commands/?cmd=volume&volume=unmute")
         #expect(moode.setTarget(35) == "/command/?cmd=set_volume%2035" && moode.muteTarget(muted: false) == "/command/?cmd=set_volume%20-mute")
+    }
+
+    @Test("a mute tap while flywheeld leaves the bridge's sets unread: the player's volume read after it (37, its page having moved it from 33) waits for the first read-back's echo and then goes; the player keeps 37, flywheeld ends at 36 (37 on its 2-step grid), and the player's volume is never set",
+          .enabled(if: available || HostTools.required, "python3 is not installed (the fake players run on it)"), arguments: ["volumio", "moode"])
+    func tapWhileFlywheeldIsBusy(_ kind: String) throws {
+        let directory = FaultyPeer.temporaryDirectory()
+        let (player, port, log) = try Self.player(kind, directory)
+        defer { player.forceStop() }
+        let read = kind == "volumio" ? "/api/v1/getState" : "/command/?cmd=get_volume"
+        let setPrefix = kind == "volumio" ? "/api/v1/commands/?cmd=volume&volume=" : "/command/?cmd=set_volume%20"
+        let requests = { FaultyPeer.lines(log) }
+        let mutes = { requests().filter { $0.contains("mute") }.count }
+        let sets = { requests().filter { $0.hasPrefix(setPrefix) && !$0.contains("mute") } }
+        let release: () -> Void = { #expect(Self.ask(port, "/test/release")?["released"] == .bool(true), "nothing held: \(requests())") }
+        #expect(Self.ask(port, "/test/hold") != nil)
+
+        // flywheeld with an EC11 whose button is tapped three times, `gap` apart, from when the bridge
+        // connects (each request held for the next tap waits less than the bridge's 5 s for an answer).
+        let gap = FaultyPeer.emulated ? 3500 : 2500
+        let tap = "press\nhold 80ms\nrelease\n"
+        RepositoryPaths.write("device ec11\nseed 12\nhold 1500ms\n\(tap)hold \(gap)ms\n\(tap)hold \(gap)ms\n\(tap)hold 2s\n", to: directory + "/taps.sim")
+        let daemon = try Self.knobDaemon(directory, scenario: directory + "/taps.sim", clients: 1)
+        defer { _ = daemon.stop() }
+        let relay = try BusyDaemonRelay(path: directory + "/relay.sock", daemonPath: daemon.socketPath)
+        defer { relay.stop() }
+        relay.hold()
+        let bridge = try Child(flywheel: [kind, "--socket", relay.path, "--host", "127.0.0.1:\(port)", "--mute-button", "BTN_0"],
+                               stderrPath: directory + "/bridge.err")
+        defer { bridge.forceStop() }
+
+        // flywheeld's state came: the player's volume is read, and the read waits in the player. The first tap comes meanwhile.
+        #expect(FaultyPeer.eventually { requests() == [read] }, "\(requests()) \(FaultyPeer.text(directory + "/bridge.err"))")
+        #expect(FaultyPeer.eventually { relay.taps == 1 })
+        // The player's page moves it to 33; the read answers 33, which goes to flywheeld (and waits there), then the tap's mute goes.
+        #expect(Self.ask(port, "/test/ui?volume=33") != nil)
+        release()
+        #expect(FaultyPeer.eventually { relay.sets == [33] && mutes() == 1 }, "\(relay.sets) \(requests())")
+        // The page moves it to 37; the player's volume is read again (Volumio: after the mute; moOde: the mute's answer).
+        #expect(Self.ask(port, "/test/ui?volume=37") != nil)
+        if kind == "volumio" {
+            release()
+            #expect(FaultyPeer.eventually { requests().last == read }, "\(requests())")
+        }
+        #expect(relay.taps == 1, "the second tap came before the request it should come during: the test fell behind")
+        // The second tap comes while that waits; it is answered (37), and the second tap's mute follows: the bridge has done with 37.
+        #expect(FaultyPeer.eventually { relay.taps == 2 })
+        release()
+        #expect(FaultyPeer.eventually { mutes() == 2 }, "\(requests())")
+        #expect(relay.sets == [33], "a read-back sent to flywheeld before the first one's echo: \(relay.sets)")
+
+        // flywheeld comes round to what waited, and the player answers at once.
+        #expect(Self.ask(port, "/test/open") != nil)
+        #expect(relay.release(), "an echo did not come: \(relay.echoed)")
+        #expect(FaultyPeer.eventually { Self.volume(daemon.socketPath) == 36 && relay.echoed.last == 36 }, "\(relay.sets) \(relay.echoed) \(requests())")
+        #expect(relay.taps == 2, "the third tap came before the echoes: the test fell behind")
+        // The third tap's mute: whatever the echoes made the bridge send the player went before it.
+        #expect(FaultyPeer.eventually { mutes() == 3 }, "\(requests())")
+        #expect(sets() == [], "the bridge set the player's volume: \(requests())")
+        #expect(Self.ask(port, "/test/state")?["volume"]?.doubleValue == 37)
+        #expect(Self.volume(daemon.socketPath) == 36)
+        #expect(relay.sets == [33, 37])
+        print("flywheel \(kind): a mute tap while flywheeld was busy; read-backs \(relay.sets), echoes \(relay.echoed); requests \(requests())")
+        FaultyPeer.expectStopsPromptly(bridge, "flywheel \(kind)")
     }
 }

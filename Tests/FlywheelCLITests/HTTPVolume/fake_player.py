@@ -15,8 +15,11 @@ moOde, command interface (www/command/index.php in moOde's source, moode-player/
   GET /command/?cmd=set_volume -mute             -> toggles the mute, then answers as get_volume
   moOde's web server is nginx with PHP-FPM, whose answers come with chunked transfer coding.
 
-For the tests only: GET /test/ui?volume=N changes the volume as the player's own page would, and
-GET /test/state answers {"volume": N, "mute": true|false} (neither is logged).
+For the tests only (none of them logged): GET /test/ui?volume=N changes the volume as the player's
+own page would; GET /test/state answers {"volume": N, "mute": true|false}. GET /test/hold holds each
+request from then on, logged but unanswered; GET /test/release lets the oldest one held be answered,
+from the player's state as it is then, and answers {"released": true} (false when none was held);
+GET /test/open holds no more and lets all held be answered.
 
 Usage: fake_player.py volumio|moode PORT_FILE LOG_FILE [DELAY_SECONDS] [PORT]
 Writes the port it listens on (127.0.0.1) to PORT_FILE, and each request's target to LOG_FILE.
@@ -24,6 +27,7 @@ Writes the port it listens on (127.0.0.1) to PORT_FILE, and each request's targe
 import http.server
 import json
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -31,6 +35,8 @@ kind, port_file, log_file = sys.argv[1], sys.argv[2], sys.argv[3]
 delay = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
 port = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 state = {"volume": 50, "mute": False}
+gate = {"holding": False, "held": []}  # the held requests' events, oldest first
+gate_lock = threading.Lock()
 log = open(log_file, "a", buffering=1)
 
 
@@ -64,7 +70,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer({"ok": True})
         if url.path == "/test/state":
             return self.answer(state)
-        log.write(self.path + "\n")
+        if url.path == "/test/hold":
+            with gate_lock:
+                gate["holding"] = True
+            return self.answer({"released": False})
+        if url.path == "/test/release":
+            with gate_lock:
+                oldest = gate["held"].pop(0) if gate["held"] else None
+            if oldest:
+                oldest.set()
+            return self.answer({"released": oldest is not None})
+        if url.path == "/test/open":
+            with gate_lock:
+                gate["holding"] = False
+                held, gate["held"] = gate["held"], []
+            for event in held:
+                event.set()
+            return self.answer({"released": bool(held)})
+        with gate_lock:  # logged once held: a release after the line is seen finds it
+            held = threading.Event() if gate["holding"] else None
+            if held:
+                gate["held"].append(held)
+            log.write(self.path + "\n")
+        if held:
+            held.wait()
         time.sleep(delay)
         if kind == "volumio" and url.path == "/api/v1/getState":
             return self.answer({"status": "stop", "title": "", "volume": state["volume"], "mute": state["mute"]})

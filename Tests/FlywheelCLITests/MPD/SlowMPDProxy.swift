@@ -11,20 +11,43 @@ final class SlowMPDProxy: Sendable {
 
     init(path: String, mpdPath: String, delayMilliseconds: Int) throws {
         self.path = path
+        listener = try Self.listener(path)
+        Self.relayEach(listener, to: mpdPath) { [self] client, upstream in
+            Self.thread { self.forward(from: client, to: upstream, delayMilliseconds: 0, counting: true) }
+            Self.thread { self.forward(from: upstream, to: client, delayMilliseconds: delayMilliseconds, counting: false) }
+        }
+    }
+
+    /// A Unix socket listening on `path`.
+    static func listener(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        listener = fd
         guard withUnixAddress(path, { bind(fd, $0, $1) }) == 0, listen(fd, 4) == 0 else {
             throw TestFailure("the proxy could not listen on \(path): errno \(errno)")
         }
-        Self.thread { [self] in
+        return fd
+    }
+
+    /// On a thread of its own until `listener` is shut down: each connection accepted, connected
+    /// to the Unix socket at `upstreamPath`, both ends handed to `relay`.
+    static func relayEach(_ listener: Int32, to upstreamPath: String, _ relay: @escaping @Sendable (_ client: Int32, _ upstream: Int32) -> Void) {
+        thread {
             while true {
-                let client = accept(fd, nil, nil)
+                let client = accept(listener, nil, nil)
                 if client < 0 { if errno == EINTR { continue } else { return } }
                 let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                guard withUnixAddress(mpdPath, { connect(upstream, $0, $1) }) == 0 else { close(client); close(upstream); continue }
-                Self.thread { self.forward(from: client, to: upstream, delayMilliseconds: 0, counting: true) }
-                Self.thread { self.forward(from: upstream, to: client, delayMilliseconds: delayMilliseconds, counting: false) }
+                guard withUnixAddress(upstreamPath, { connect(upstream, $0, $1) }) == 0 else { close(client); close(upstream); continue }
+                relay(client, upstream)
             }
+        }
+    }
+
+    /// Writes all of `bytes` to `fd` (less when the peer has gone).
+    static func send(_ bytes: ArraySlice<UInt8>, to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return }
+            offset += written
         }
     }
 
@@ -32,25 +55,28 @@ final class SlowMPDProxy: Sendable {
     /// delaying each chunk.
     func forward(from source: Int32, to destination: Int32, delayMilliseconds: Int, counting: Bool) {
         var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(source, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+        Self.copy(from: source, to: destination) { chunk in
             if counting {
-                pending += chunk[0..<n]
+                pending += chunk
                 while let newline = pending.firstIndex(of: 0x0A) {
                     if pending[..<newline].starts(with: Array("setvol ".utf8)) { setvols.add(1, ordering: .relaxed) }
                     pending.removeSubrange(...newline)
                 }
             }
             if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1000)) }
-            var offset = 0
-            while offset < n {
-                let written = chunk.withUnsafeBytes { send(destination, $0.baseAddress! + offset, n - offset, Int32(MSG_NOSIGNAL)) }
-                if written <= 0 { break }
-                offset += written
-            }
+            Self.send(chunk, to: destination)
+        }
+    }
+
+    /// Reads `source` (at most 4 KiB at a time, each read handed to `body`) until either side
+    /// closes, then closes both.
+    static func copy(from source: Int32, to destination: Int32, _ body: (ArraySlice<UInt8>) -> Void) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(source, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            body(chunk[0..<n])
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
