@@ -1,7 +1,7 @@
 import FlywheelCore
 
-/// flywheeld's volume kept in step with a player that has a volume of its own (Volumio, moOde,
-/// PipeWire's default sink), both 0…100: the knob's latest volume waits for the player (the
+/// flywheeld's volume kept in step with a player that has a volume of its own (MPD's mixer, Volumio,
+/// moOde, PipeWire's default sink), both 0…100: the knob's latest volume waits for the player (the
 /// latest wins, never a queue), and the player's own volume, once read, comes back to flywheeld
 /// while the knob rests, one read-back at a time — within flywheeld's cap (a player above it is
 /// brought down to it).
@@ -122,6 +122,15 @@ extension VolumeSync {
         defer { readAfterEcho = false }
         return readAfterEcho
     }
+
+    /// The player has no volume (an MPD without a mixer): none is kept, and the knob's waits no more.
+    mutating func playerHasNoVolume() {
+        player = nil
+        pending = nil
+    }
+
+    /// The player (re)connected: a volume above the cap is said again.
+    mutating func playerConnected() { saidAboveCap = false }
 
     /// `volume` did not reach the player: it waits again, unless the knob has moved on.
     mutating func restore(_ volume: Int) {

@@ -7,8 +7,9 @@ import Glibc
 /// when a scrub commits — never on a cancelled one, never while a seek is still running (the
 /// latest target waits and goes when the running seek is answered). The volume knob goes to MPD
 /// the same way: one `setvol` at a time, the latest volume winning, never a queue of stale ones;
-/// MPD's own volume (another client's change) comes back to flywheeld while the knob rests,
-/// within flywheeld's volume cap (read from its `state`: MPD above the cap is brought down to it).
+/// MPD's own volume (another client's change) comes back to flywheeld while the knob rests, one
+/// read-back at a time, within flywheeld's volume cap (read from its `state`: MPD above the cap is
+/// brought down to it) — ``VolumeSync``, MPD's mixer being the player.
 /// Buttons play, pause, skip or stop. After either side (re)connects, flywheeld is resynchronised
 /// from MPD at once: duration, position and volume. Both sides are on the bridges' one
 /// ``SessionLoop``, non-blocking and bounded (``MPDClient``), so a silent, flooding or stalled
@@ -27,27 +28,10 @@ final class MPDBridge: SessionPart {
     var mpdBackoff = ReconnectBackoff()
     var pendingSeek: Double?
     var pendingTransport: [MPDTransport] = []
-    /// The knob's latest volume MPD has not been told (the latest wins).
-    var pendingVolume: Int?
-    /// A gesture on the volume is under way (between `began` and `settled`): MPD's volume is not
-    /// read back into flywheeld meanwhile.
-    var volumeTurning = false
-    /// The volume flywheeld last reported, and its cap (from its `state`).
-    var flywheelVolume: Int?
-    var volumeCap = 100
-    /// Whether this connection's `state` has come (the cap is known): MPD's volume is not read back
-    /// before it, or a volume above the cap would be offered, refused, and taken as agreed.
-    var knowsCap = false
-    /// MPD's mixer volume; nil when MPD has no mixer (said once per connection).
-    var mpdVolume: Int?
-    /// MPD's volume as last agreed with flywheeld (set by the knob or read back): MPD's volume is
-    /// read back only when it moves away from this, so a volume between the knob's steps (which
-    /// flywheeld rounds to a step) is left as MPD has it.
-    var agreedVolume: Int?
-    /// A read-back `set` was sent: its `volume` echo is not sent back to MPD (an `error` answer clears it).
-    var awaitingEcho = false
+    /// flywheeld's volume and MPD's (its mixer's; nil when MPD has no mixer, said once per
+    /// connection): the knob's latest volume waiting for MPD, and MPD's read back into flywheeld.
+    var volumeSync = VolumeSync()
     var saidNoMixer = false
-    var saidAboveCap = false
     /// `setvol` commands sent, for the log on exit.
     var setvolCount = 0
     var needsSync = true
@@ -68,10 +52,7 @@ final class MPDBridge: SessionPart {
             request: [#"{"cmd":"watch","classes":["scrub","volume","button","navigate"],"frames":false}"#, #"{"cmd":"get"}"#], log: log)
         daemon.onLine = { [unowned self] in handle($0) }
         daemon.onConnected = { [unowned self] _ in
-            flywheelVolume = nil  // read MPD's volume back into this daemon
-            agreedVolume = nil
-            knowsCap = false
-            awaitingEcho = false
+            volumeSync.daemonConnected()  // read MPD's volume back into this daemon
             needsSync = true
             log("flywheel mpd: connected to flywheeld at \(flywheel).")
         }
@@ -94,7 +75,7 @@ final class MPDBridge: SessionPart {
 
     func greeted(_ client: MPDClient) {
         saidNoMixer = false
-        saidAboveCap = false
+        volumeSync.playerConnected()
         needsSync = true
         if let password = mpdAddress.password {
             client.command("password \(password)") { [unowned client] answer in
@@ -111,7 +92,7 @@ final class MPDBridge: SessionPart {
     }
 
     /// Whether something waits for MPD.
-    var hasWork: Bool { needsSync || pendingSeek != nil || !pendingTransport.isEmpty || pendingVolume != nil }
+    var hasWork: Bool { needsSync || pendingSeek != nil || !pendingTransport.isEmpty || volumeSync.pending != nil }
 
     /// Gives MPD the next thing to do once it has answered the last (one command at a time, so the
     /// latest seek and volume win), or ends its idle when something waits, or idles.
@@ -136,16 +117,14 @@ final class MPDBridge: SessionPart {
             case .repeat: player.repeating.toggle()
             case .next, .previous, .mute: break
             }
-        } else if let volume = pendingVolume {
-            pendingVolume = nil
+        } else if let volume = volumeSync.takePending() {
             mutedFrom = nil  // the knob turned: no longer muted
-            guard mpdVolume != nil || !saidNoMixer else { return pump() }
+            guard volumeSync.player != nil || !saidNoMixer else { return pump() }
             setvolCount += 1
             mpd.command("setvol \(volume)") { [unowned self] answer in
                 switch answer {
                 case .ok:
-                    mpdVolume = volume
-                    agreedVolume = volume
+                    volumeSync.playerSet(volume)
                 case .refused(let ack):
                     if ack.lowercased().contains("mixer") {
                         noMixer(ack)
@@ -177,7 +156,7 @@ final class MPDBridge: SessionPart {
             target = from
             mutedFrom = nil
         } else {
-            guard let volume = mpdVolume, volume > 0 else { return }
+            guard let volume = volumeSync.player, volume > 0 else { return }
             mutedFrom = volume
             target = 0
         }
@@ -214,32 +193,23 @@ final class MPDBridge: SessionPart {
         player.repeating = status.value("repeat") == "1"
         let elapsed = status.value("elapsed").flatMap(Double.init) ?? 0
         let volume = status.value("volume").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
-        mpdVolume = volume
         if volume == nil { noMixer(nil) }
         guard daemon.isConnected else { return needsSync = true }
         var fields: [(String, JSONValue)] = [("cmd", .string("set")), ("control", .string("scrub")), ("duration", .double(max(0, duration)))]
         if !scrubActive { fields.append(("position", .double(min(max(0, elapsed), max(0, duration))))) }
         daemon.send(JSONValue.object(fields).encoded())
-        if let volume, knowsCap, !volumeTurning, pendingVolume == nil, volume != agreedVolume, volume != flywheelVolume {
-            if volume > volumeCap {
-                // flywheeld cannot hold a volume above its cap: MPD comes down to it, said once.
-                pendingVolume = volumeCap
-                if !saidAboveCap {
-                    saidAboveCap = true
-                    log("flywheel mpd: MPD's volume \(volume) is above flywheeld's volume cap \(volumeCap); bringing MPD down to \(volumeCap).")
-                }
-            } else {
-                daemon.send(#"{"cmd":"set","control":"volume","volume":\#(volume)}"#)
-                agreedVolume = volume
-                awaitingEcho = true
-            }
+        guard let volume else { return }
+        if let back = volumeSync.playerReported(volume) {
+            daemon.send(VolumeSync.daemonCommand(back))
+        } else if volumeSync.firstAboveCap() {
+            // flywheeld cannot hold a volume above its cap: MPD comes down to it, said once.
+            log("flywheel mpd: MPD's volume \(volume) is above flywheeld's volume cap \(volumeSync.cap); bringing MPD down to \(volumeSync.cap).")
         }
     }
 
     /// MPD has no mixer: said once, and the knob's volume is not sent. `ack` is MPD's refusal, if one said so.
     func noMixer(_ ack: String?) {
-        mpdVolume = nil
-        pendingVolume = nil
+        volumeSync.playerHasNoVolume()
         guard !saidNoMixer else { return }
         saidNoMixer = true
         log("flywheel mpd: MPD at \(mpdAddress.address) has no mixer\(ack.map { " (\($0))" } ?? ""), so the volume knob cannot change its volume; give an audio_output a mixer (mixer_type \"software\", \"hardware\" or \"null\") to use it.")
@@ -260,35 +230,16 @@ final class MPDBridge: SessionPart {
             case "cancelled": scrubActive = false  // nothing to do: the player never moved
             default: break
             }
-        case "volume":
-            guard let volume = message["volume"]?.doubleValue.map({ Int($0) }) else { return }
-            switch message["phase"]?.stringValue {
-            case "began": volumeTurning = true
-            case "settled": volumeTurning = false
-            default: break
-            }
-            flywheelVolume = volume
-            if awaitingEcho, message["phase"]?.stringValue == "set" {
-                awaitingEcho = false  // flywheeld took MPD's volume (rounded to a step): MPD keeps its own
-                return
-            }
-            // The latest wins; nothing to send where MPD has it, or has no mixer.
-            pendingVolume = volume == mpdVolume || (mpdVolume == nil && saidNoMixer) ? nil : volume
-        case "state":
-            if let cap = message["volume"]?["cap"]?.doubleValue { volumeCap = Int(cap) }
-            if !knowsCap {
-                knowsCap = true
-                needsSync = true  // MPD's volume, now that the cap is known
-            }
-            if let volume = message["volume"]?["volume"]?.doubleValue { flywheelVolume = Int(volume) }
+        case "volume", "state", "error":
+            // The knob's volume (the latest wins; nothing to send where MPD has it), the cap, a
+            // read-back's echo (MPD keeps its own) or a read-back refused. MPD is read when the cap
+            // comes, and again when an echo or error comes after MPD was read meanwhile.
+            if volumeSync.daemon(message) { needsSync = true }
+            if volumeSync.player == nil, saidNoMixer { _ = volumeSync.takePending() }  // MPD has no mixer
         case "navigate":
             // The navigator's detents: next and previous, in order (16 at most waiting).
             let steps = Int(max(-16, min(16, message["steps"]?.doubleValue ?? 0)))
             for _ in 0..<abs(steps) where pendingTransport.count < 16 { pendingTransport.append(steps > 0 ? .next : .previous) }
-        case "error":
-            // A read-back refused: no echo will come, and MPD's volume is not agreed.
-            if awaitingEcho { agreedVolume = nil }
-            awaitingEcho = false
         case "button":
             guard message["action"]?.stringValue == "tap", let code = message["code"]?.doubleValue, let action = buttons[Int(code)] else { return }
             if pendingTransport.count < 16 { pendingTransport.append(action) }

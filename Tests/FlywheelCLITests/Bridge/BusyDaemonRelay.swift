@@ -20,6 +20,8 @@ final class BusyDaemonRelay: Sendable {
         var sets: [Int] = []
         /// flywheeld's lines, as they reached the bridge.
         var toBridge: [JSONValue] = []
+        /// The bridge's lines, as they reached the relay (held or not).
+        var fromBridge: [JSONValue] = []
     }
 
     let path: String
@@ -73,6 +75,9 @@ final class BusyDaemonRelay: Sendable {
     /// flywheeld's lines that have reached the bridge, in order.
     var toBridge: [JSONValue] { lines.withLock { $0.toBridge } }
 
+    /// The bridge's lines that have reached the relay, in order.
+    var fromBridge: [JSONValue] { lines.withLock { $0.fromBridge } }
+
     /// How many button taps have reached the bridge.
     var taps: Int { toBridge.filter { $0["class"]?.stringValue == "button" && $0["action"]?.stringValue == "tap" }.count }
 
@@ -82,6 +87,7 @@ final class BusyDaemonRelay: Sendable {
     private func fromBridge(_ line: [UInt8], _ daemon: Int32) {
         let message = try? JSONParser.parse(Array(line.dropLast()))
         lines.withLock {
+            if let message { $0.fromBridge.append(message) }
             if message?["cmd"]?.stringValue == "set", message?["control"]?.stringValue == "volume", let volume = message?["volume"]?.doubleValue {
                 $0.sets.append(Int(volume))
                 if $0.holding { return $0.held.append(line) }

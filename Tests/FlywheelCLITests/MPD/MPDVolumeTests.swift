@@ -68,6 +68,68 @@ struct MPDVolumeTests {
         #expect(log.contains("stopping; \(setvols) setvol commands sent."), "\(log)")
     }
 
+    @Test("MPD's volume set from another client three times (40, 50, then 47) while flywheeld leaves the bridge's sets unread: one read-back at a time, then the latest; MPD keeps 47, flywheeld ends at 46 (47 on its 2-step grid), and the bridge never sends setvol",
+          .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"))
+    func changesWhileFlywheeldIsBusy() throws {
+        let (directory, mpd, probe) = try MPDButtonActionTests.player(songs: 1)
+        defer { mpd.stop() }
+        _ = probe.command("play 0")
+        _ = probe.command("pause 1")
+        _ = probe.command("setvol 60")
+        let proxy = try SlowMPDProxy(path: directory + "/proxy.sock", mpdPath: directory + "/mpd.sock", delayMilliseconds: 0)
+        defer { proxy.stop() }
+        let daemon = try DaemonProcess([])
+        defer { _ = daemon.stop() }
+        let relay = try BusyDaemonRelay(path: directory + "/relay.sock", daemonPath: daemon.socketPath)
+        defer { relay.stop() }
+        let bridge = try Harness.Background(
+            [ChildProcess.product("flywheel"), "mpd", "--socket", relay.path, "--mpd", proxy.path], stderrPath: directory + "/bridge.err")
+        defer { bridge.stop() }
+        let log = { RepositoryPaths.read(directory + "/bridge.err") ?? "" }
+        let flywheel = { PipeWireBridgeTests.volume(daemon.socketPath) }
+        #expect(Harness.eventually { flywheel() == 60 && relay.echoed == [60] }, "\(relay.sets) \(log())")
+
+        // Each read of MPD's status sends flywheeld the song's position (never held): a read is
+        // done once its position has reached the relay, and the volume set it sent, if any, before it.
+        let reads = { Self.positions(relay.fromBridge) }
+        let seekRead = { (seconds: Double) in
+            _ = probe.command("seekcur \(Int(seconds))")
+            #expect(Harness.eventually { reads().contains { abs($0 - seconds) < 0.5 } }, "positions read \(reads())")
+        }
+        relay.hold()
+        // Another client's slider, three times; each change read before the next is made.
+        for volume in [40, 50, 47] {
+            let before = reads().count
+            _ = probe.command("setvol \(volume)")
+            #expect(Harness.eventually { reads().count > before }, "MPD's setvol \(volume) not read: \(log())")
+        }
+        // A seek: once it is read, the bridge has done with the 47 before it.
+        seekRead(20)
+        #expect(relay.sets == [60, 40], "read-backs sent to flywheeld before the first one's echo: \(relay.sets.dropFirst())")
+
+        // flywheeld comes round to what waited: the first read-back's echo, then MPD's latest volume.
+        let start = MonotonicClockForTests.now()
+        #expect(relay.release(), "an echo did not come: \(relay.echoed)")
+        #expect(Harness.eventually { flywheel() == 46 && relay.echoed.last == 46 }, "\(relay.sets) \(relay.echoed) \(log())")
+        let milliseconds = Int((MonotonicClockForTests.now() - start) * 1000)
+        // A later seek read: whatever the echoes made the bridge send MPD went before it.
+        seekRead(40)
+        let volume = probe.command("status")["volume"]
+        print("flywheel mpd: three volume changes while flywheeld was busy; read-backs \(relay.sets.dropFirst()), echoes \(relay.echoed), setvol \(proxy.setvolVolumes), MPD at \(volume ?? "?"), flywheeld at the latest \(milliseconds) ms after it came round")
+        #expect(proxy.setvolVolumes == [], "the bridge set MPD back: setvol \(proxy.setvolVolumes)")
+        #expect(volume == "47")
+        #expect(flywheel() == 46)
+        #expect(relay.sets == [60, 40, 47])
+        #expect(!relay.toBridge.contains { $0["class"]?.stringValue == "error" }, "\(relay.toBridge.map { $0.encoded() })")
+        #expect(bridge.stop() == 0)
+        #expect(log().contains("stopping; 0 setvol commands sent."), "\(log())")
+    }
+
+    /// The positions of the scrub `set` commands among `lines` (the bridge's, one a read of MPD's status).
+    static func positions(_ lines: [JSONValue]) -> [Double] {
+        lines.filter { $0["cmd"]?.stringValue == "set" && $0["control"]?.stringValue == "scrub" }.compactMap { $0["position"]?.doubleValue }
+    }
+
     @Test("an MPD without a mixer: one clear message, no loop of errors",
           .enabled(if: Harness.available, "mpd and sox are not installed (.ci/run installs them)"))
     func noMixer() throws {

@@ -3,11 +3,15 @@ import Synchronization
 
 /// A slow player in front of a real MPD: a Unix socket that forwards each connection to MPD,
 /// holding every answer back by `delayMilliseconds` (as a busy or remote player answers late),
-/// and counts the `setvol` commands that pass through it.
+/// and counts the `setvol` commands that pass through it (keeping their volumes).
 final class SlowMPDProxy: Sendable {
     let path: String
     let listener: Int32
     let setvols = Atomic<Int>(0)
+    private let volumes = Mutex<[String]>([])
+
+    /// The volume of each `setvol` that passed, in order.
+    var setvolVolumes: [String] { volumes.withLock { $0 } }
 
     init(path: String, mpdPath: String, delayMilliseconds: Int) throws {
         self.path = path
@@ -59,7 +63,11 @@ final class SlowMPDProxy: Sendable {
             if counting {
                 pending += chunk
                 while let newline = pending.firstIndex(of: 0x0A) {
-                    if pending[..<newline].starts(with: Array("setvol ".utf8)) { setvols.add(1, ordering: .relaxed) }
+                    let prefix = Array("setvol ".utf8)
+                    if pending[..<newline].starts(with: prefix) {
+                        volumes.withLock { $0.append(String(decoding: pending[prefix.count..<newline], as: UTF8.self)) }
+                        setvols.add(1, ordering: .relaxed)
+                    }
                     pending.removeSubrange(...newline)
                 }
             }
