@@ -2,10 +2,9 @@
 /// start-up.
 ///
 /// The Swift runtime builds a generic type's metadata the first time it is used, by demangling
-/// its name: 5,000 to 20,000 instructions each. Left to the event path, a knob's first turn pays
-/// for its velocity samples' array, its group's members' array and the first messages' array:
-/// about 50,000 instructions, some 30 µs on a Pi Zero 2 W–class core, on the latency of its first
-/// detent. The daemon calls ``prepare()`` before it says it is ready. (`run.sh --check-lists`
+/// its name. Left to the event path, a knob's first turn pays for its velocity samples' array,
+/// its group's members' array and the first messages' array, on the latency of its first detent
+/// (the figures: Tests/Benchmarks/BENCHMARKS.md). The daemon calls ``prepare()`` before it says it is ready. (`run.sh --check-lists`
 /// checks that nothing is left to build on the event path.)
 public enum HotPathTypes {
     /// Grows one array of each type the way the event path grows it, so the metadata it looks up

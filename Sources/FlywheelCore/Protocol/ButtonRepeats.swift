@@ -33,7 +33,7 @@ extension DaemonCore {
     /// A step of `control` by `direction` at `time` from the button of `device`: a detent of the
     /// device's knob engine on that control, without fling or acceleration.
     mutating func buttonStep(_ control: Control, _ direction: Int, at time: Nanoseconds, device: DeviceIdentity) -> [ServerMessage] {
-        knob(by: Double(direction), at: time, route: .pinned(control), device: device, inertia: false, acceleration: .off)
+        Outbox.collected { knob(by: Double(direction), at: time, route: .pinned(control), device: device, inertia: false, acceleration: .off, into: $0) }
     }
 
     /// A stepping button pressed (a step now, repeats to come) or released (no more).

@@ -100,19 +100,9 @@ public struct DaemonCore: Sendable {
         return messages
     }
 
-    /// The knob of `device` turned by `detents` at `time`: goes to the control `route` selects,
-    /// to that device's own engine there (`inertia` false: it never flings; `acceleration`: the
-    /// device's own curve, nil for the control's).
-    public mutating func knob(
-        by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
-        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil
-    ) -> [ServerMessage] {
-        let outbox = Outbox()
-        knob(by: detents, at: time, touching: touching, route: route, device: device, inertia: inertia, acceleration: acceleration, into: outbox)
-        return outbox.messages
-    }
-
-    /// ``knob(by:at:touching:route:device:inertia:acceleration:)``, its messages added to `outbox`.
+    /// The knob of `device` turned by `detents` at `time`, its messages added to `outbox`: goes to
+    /// the control `route` selects, to that device's own engine there (`inertia` false: it never
+    /// flings; `acceleration`: the device's own curve, nil for the control's).
     package mutating func knob(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
         device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil, into outbox: Outbox

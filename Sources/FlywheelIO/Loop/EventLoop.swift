@@ -26,8 +26,8 @@ public final class EventLoop {
     let timer: Int32
     // The loop's state is not checked for exclusivity at run time: the loop is one thread, and no
     // access to it is held across a call that could reach it again (a handler is looked up, then
-    // called; the epoll events are filled, then read). The checks, a `swift_beginAccess` each,
-    // were about five a wake-up, a tenth of a wake-up's own cost (Tests/Benchmarks).
+    // called; the epoll events are filled, then read). The checks are a `swift_beginAccess` for
+    // each access, several a wake-up (their cost: Tests/Benchmarks/BENCHMARKS.md).
     @exclusivity(unchecked) var handlers: [Int32: (Readiness) -> Void] = [:]
     @exclusivity(unchecked) var timerHandler: () -> Void = {}
     @exclusivity(unchecked) var running = false

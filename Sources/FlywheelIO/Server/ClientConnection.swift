@@ -19,8 +19,8 @@ final class ClientConnection {
     }
     /// Outgoing messages in order; `offset` bytes of the first are already written. Its accesses
     /// are not checked for exclusivity at run time: every one is on the loop's thread, none holds
-    /// it across a call that could reach it again, and the check (a `swift_beginAccess` on every
-    /// delivered line) was a fifth of a line's cost.
+    /// it across a call that could reach it again, and the check would be a `swift_beginAccess` on
+    /// every delivered line (its cost: Tests/Benchmarks/BENCHMARKS.md).
     @exclusivity(unchecked) var queue: [Pending] = [] {
         didSet { refreshAtOnceMask() }
     }

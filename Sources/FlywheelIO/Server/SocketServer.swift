@@ -28,8 +28,8 @@ public final class SocketServer {
     public var onSubscriptionsChanged: () -> Void = {}
     /// What one client may have read and handled per window (``readWindowNanoseconds``): bytes,
     /// each command line counting as ``commandCost`` (16 KiB per 10 ms: 1.6 MB/s or 1,600
-    /// commands a second, far beyond any honest client; a flooding neighbour costs a quiet client's
-    /// p99 latency under 1.3× of its latency alone, Tests/Benchmarks/BENCHMARKS.md).
+    /// commands a second, far beyond any honest client; what a flooding neighbour costs a quiet
+    /// client's latency: Tests/Benchmarks/BENCHMARKS.md).
     public var bytesPerWindow = 16 * 1024
     /// The pacing window.
     public var readWindowNanoseconds: Nanoseconds = 10_000_000

@@ -66,3 +66,12 @@ extension DaemonCore {
 
     func frames(at time: Nanoseconds) -> [ServerMessage] { Outbox.collected { frames(at: time, into: $0) } }
 }
+
+extension DaemonCore {
+    mutating func knob(
+        by detents: Double, at time: Nanoseconds, touching: Bool = false, route: KnobRoute = .followMode,
+        device: DeviceIdentity = .unnamed, inertia: Bool = true, acceleration: AccelerationCurve? = nil
+    ) -> [ServerMessage] {
+        Outbox.collected { knob(by: detents, at: time, touching: touching, route: route, device: device, inertia: inertia, acceleration: acceleration, into: $0) }
+    }
+}
