@@ -1,5 +1,5 @@
 /// A configured device's role (`role`).
-public enum DeviceRole: String, Sendable, Hashable, CaseIterable {
+package enum DeviceRole: String, Sendable, Hashable, CaseIterable {
     /// Its rotation drives a control (and its keys are buttons).
     case knob
     /// Only its keys are used.

@@ -31,16 +31,16 @@ public struct FlywheelConfiguration: Sendable {
     public var tempoDial = TempoDial()
     public var bpm: Double = 120
     /// The volume dial (cap and step per detent) and its starting volume.
-    public var volumeDial = VolumeDial()
+    package var volumeDial = VolumeDial()
     public var volume: Double = 30
     /// The scrubber's resolution and arming.
-    public var detentsPerSweep: Double = 200
+    package var detentsPerSweep: Double = 200
     public var secondsPerDetent: ClosedRange<Double> = 0.5...30
-    public var armingNanoseconds: Nanoseconds = 200_000_000
-    public var shuttleRates = ShuttleRates()
+    package var armingNanoseconds: Nanoseconds = 200_000_000
+    package var shuttleRates = ShuttleRates()
     /// When a scrub commits, for every input (`controls.scrub.commit`); nil (the default): by input
     /// kind, on rest for knobs and jog wheels, armed for touch panels and strips.
-    public var scrubCommit: ScrubCommitPolicy?
+    package var scrubCommit: ScrubCommitPolicy?
     /// What buttons do, by key code (`controls.buttons`); unlisted ones switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The modes, and the one the knob starts in.
@@ -55,12 +55,12 @@ public struct FlywheelConfiguration: Sendable {
     public var source: ConfigurationSource?
     /// Each control's acceleration while a hand turns (`controls.<control>.acceleration`); a
     /// control not listed has ``AccelerationCurve/standard(for:)``.
-    public var accelerations: [Control: AccelerationCurve] = [:]
+    package var accelerations: [Control: AccelerationCurve] = [:]
     /// Keys that work but should change (old names), for warnings.
     public var notices: [ConfigurationNotice] = []
 
     /// The acceleration of `control`'s knobs without their own.
-    public func acceleration(for control: Control) -> AccelerationCurve { accelerations[control] ?? .standard(for: control) }
+    package func acceleration(for control: Control) -> AccelerationCurve { accelerations[control] ?? .standard(for: control) }
 
     /// One configured device: how it is found and what it drives.
     public struct DeviceEntry: Sendable, Hashable {
@@ -397,7 +397,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     /// The scrubber these settings describe, over `durationSeconds`.
-    public func scrubber(durationSeconds: Double) -> Scrubber {
+    package func scrubber(durationSeconds: Double) -> Scrubber {
         var scrubber = Scrubber(durationSeconds: durationSeconds)
         scrubber.detentsPerSweep = detentsPerSweep
         scrubber.secondsPerDetentRange = secondsPerDetent

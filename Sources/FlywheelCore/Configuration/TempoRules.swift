@@ -5,7 +5,7 @@ public enum TempoRules {
     public static let limits = 1...1000
 
     /// What is wrong with a range `[low, high]`, or nil when it is fine.
-    public static func rangeProblem(low: Int, high: Int) -> String? {
+    package static func rangeProblem(low: Int, high: Int) -> String? {
         guard low >= limits.lowerBound, low < high, high <= limits.upperBound else {
             return "must be two whole numbers [low, high] with \(limits.lowerBound) ≤ low < high ≤ \(limits.upperBound), got [\(low),\(high)]"
         }
@@ -13,7 +13,7 @@ public enum TempoRules {
     }
 
     /// What is wrong with `table` over `range` (it must have a value within it), or nil.
-    public static func tableProblem(_ table: TempoTable, in range: ClosedRange<Int>) -> String? {
+    package static func tableProblem(_ table: TempoTable, in range: ClosedRange<Int>) -> String? {
         table.values(in: range).isEmpty ? "has no value within the range \(range.lowerBound)–\(range.upperBound)" : nil
     }
 }

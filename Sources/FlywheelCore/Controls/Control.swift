@@ -27,7 +27,7 @@ public enum KnobRoute: Sendable, Hashable {
     /// it: a knob pinned to one control has no mode to switch, so its press is only reported (a
     /// PowerMate on the volume does not flip a jog wheel's mode behind the user's back); every
     /// other device's tap advances the mode switch.
-    public var unlistedButtonAction: ButtonAction {
+    package var unlistedButtonAction: ButtonAction {
         if case .pinned = self { return .none }
         return .mode
     }

@@ -34,7 +34,7 @@ public enum ControlEvent: Sendable, Hashable {
     public var isFrame: Bool { frameKey != nil }
 
     /// What a frame coalesces by (its control, or the mode switch); nil for any other event.
-    public var frameKey: FrameKey? {
+    package var frameKey: FrameKey? {
         switch self {
         case .frame(let control, _, _, _, _): return FrameKey(control)
         case .switchFrame: return .mode

@@ -6,12 +6,12 @@ public struct DialKnob: Sendable {
     /// The value of each detent, increasing (at least one).
     public let values: [Int]
     /// The knobs turning the dial, one engine per device.
-    public private(set) var knobs: KnobGroup
+    package private(set) var knobs: KnobGroup
     /// The detent the dial reports now (shared by every knob).
     public private(set) var detent: Int
     /// How far past `values[detent]` the dial is, in the values' units, after fine control or an
     /// exact `set` (0 on a table value; always less than the way to the next one).
-    public private(set) var fine = 0
+    package private(set) var fine = 0
     /// While a move is fine: how many units a detent moves (nil: a detent is a table step).
     var fineUnits: Int?
 
@@ -32,7 +32,7 @@ public struct DialKnob: Sendable {
     }
 
     /// The acceleration of knobs without their own, while a hand turns (``AccelerationCurve``).
-    public var acceleration: AccelerationCurve {
+    package var acceleration: AccelerationCurve {
         get { knobs.acceleration }
         set { knobs.acceleration = newValue }
     }
@@ -82,7 +82,7 @@ public struct DialKnob: Sendable {
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
     /// `acceleration`: the device's own curve, nil for the dial's).
     /// Each step is appended to `out` as `make` makes it.
-    public mutating func move<Output>(
+    package mutating func move<Output>(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, fineUnits: Int? = nil, into out: inout [Output], _ make: (Step) -> Output
     ) {
@@ -99,7 +99,7 @@ public struct DialKnob: Sendable {
 
     /// A touch lifted from the knob of `device`.
     /// Each step is appended to `out` as `make` makes it.
-    public mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
+    package mutating func lift<Output>(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into out: inout [Output], _ make: (Step) -> Output) {
         var (events, start) = groupEvents.take()
         knobs.lift(device: device, at: time, into: &events)
         appendSteps(events, from: start, into: &out, make)
@@ -182,7 +182,7 @@ public struct DialKnob: Sendable {
 
 /// A control made of a ``DialKnob`` (tempo, volume): the knob's motion, deadlines and frames, with
 /// the control's own event for each step.
-public protocol DialControl: Sendable {
+package protocol DialControl: Sendable {
     /// The knob over the control's table.
     var knob: DialKnob { get set }
     /// The control it is, for frames.
@@ -200,7 +200,7 @@ extension DialControl {
     /// `acceleration`: the device's own curve, nil for the control's; `fine`: a detent is
     /// ``fineUnits`` of the value, without fling or acceleration).
     /// Its events are appended to `events`.
-    public mutating func move(
+    package mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, fine: Bool = false, into events: inout [ControlEvent]
     ) {
@@ -211,7 +211,7 @@ extension DialControl {
 
     /// A touch lifted from the knob of `device`.
     /// Its events are appended to `events`.
-    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into events: inout [ControlEvent]) {
+    package mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed, into events: inout [ControlEvent]) {
         knob.lift(at: time, device: device, into: &events, Self.event)
     }
 

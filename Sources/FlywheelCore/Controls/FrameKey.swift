@@ -1,6 +1,6 @@
 /// What a frame is of, and so what frames coalesce by for a slow client (the latest wins): a
 /// control, or the N-way mode switch. Its raw value is the frame's `control` on the wire.
-public enum FrameKey: String, Sendable, Hashable {
+package enum FrameKey: String, Sendable, Hashable {
     case tempo, scrub, volume
     /// The navigator (which makes no frames: it has no motion).
     case navigate
@@ -9,7 +9,7 @@ public enum FrameKey: String, Sendable, Hashable {
 
     /// A control's frames.
     @inline(__always)
-    public init(_ control: Control) {
+    package init(_ control: Control) {
         switch control {
         case .tempo: self = .tempo
         case .scrub: self = .scrub

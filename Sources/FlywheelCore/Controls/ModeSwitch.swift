@@ -15,17 +15,17 @@ public struct ModeSwitch: Sendable, Hashable {
     }
 
     /// The active segment.
-    public var active: Control { segments[index] }
+    package var active: Control { segments[index] }
 
     /// A tap: advances to the next segment, wrapping.
-    public mutating func tap() -> Control {
+    package mutating func tap() -> Control {
         index = (index + 1) % segments.count
         offset = Double(index)
         return active
     }
 
     /// Selects a segment; false when the switch has no such segment.
-    public mutating func select(_ control: Control) -> Bool {
+    package mutating func select(_ control: Control) -> Bool {
         guard let found = segments.firstIndex(of: control) else { return false }
         index = found
         offset = Double(found)
@@ -33,7 +33,7 @@ public struct ModeSwitch: Sendable, Hashable {
     }
 
     /// A pan moved the offset to `position` (clamped to the segments).
-    public mutating func pan(to position: Double) {
+    package mutating func pan(to position: Double) {
         offset = min(max(position, 0), Double(segments.count - 1))
     }
 
@@ -44,7 +44,7 @@ public struct ModeSwitch: Sendable, Hashable {
 
     /// The pan ended: snap to the nearest segment. Returns the new active segment's name if it
     /// changed.
-    public mutating func endPan() -> Control? {
+    package mutating func endPan() -> Control? {
         let nearest = Int(offset.rounded())
         let changed = nearest != index
         index = nearest
@@ -53,7 +53,7 @@ public struct ModeSwitch: Sendable, Hashable {
 
     /// The spring that carries the visual offset from where the pan left it onto the active
     /// segment, with the pan's release velocity (segments per second).
-    public func snap(velocity: Double, parameters: SpringParameters = .standard) -> SpringMotion {
+    package func snap(velocity: Double, parameters: SpringParameters = .standard) -> SpringMotion {
         SpringMotion(from: offset, velocity: velocity, to: Double(index), parameters: parameters)
     }
 }

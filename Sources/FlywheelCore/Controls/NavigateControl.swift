@@ -3,15 +3,15 @@
 /// a detent is a step the moment it is turned, a flick does not coast through a playlist, and
 /// nothing accelerates. Partial detents (a touch ring, a high-resolution wheel) add up, each
 /// device's on its own, and a lift forgets what did not make a step.
-public struct NavigateControl: Sendable {
+package struct NavigateControl: Sendable {
     /// Each device's detents not yet a step (between −1 and 1).
     var partial: [DeviceIdentity: Double] = [:]
 
     /// A navigator at rest.
-    public init() {}
+    package init() {}
 
     /// The knob of `device` moved by `detents` at `time`: a `navigate` event for the whole steps.
-    public mutating func move(by detents: Double, at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
+    package mutating func move(by detents: Double, at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
         guard detents.isFinite else { return [] }
         var total = (partial[device] ?? 0) + detents
         let whole = total.rounded(.towardZero)
@@ -22,5 +22,5 @@ public struct NavigateControl: Sendable {
     }
 
     /// A touch lifted from the knob of `device`: its partial detent is dropped.
-    public mutating func lift(device: DeviceIdentity = .unnamed) { partial[device] = nil }
+    package mutating func lift(device: DeviceIdentity = .unnamed) { partial[device] = nil }
 }

@@ -1,6 +1,6 @@
 /// When a scrub driven by a knob or a touch panel commits. The input kind decides by default:
 /// a detented knob or jog wheel commits on rest, a touch panel or strip is armed.
-public enum ScrubCommitPolicy: String, Sendable, Hashable, CaseIterable {
+package enum ScrubCommitPolicy: String, Sendable, Hashable, CaseIterable {
     /// Castro's arming: the scrub is armed 0.2 s after it began, and a hand that lets go before
     /// that cancels it and rolls back to where it began. For touch panels and strips, where a
     /// swipe can be an accident.

@@ -4,30 +4,30 @@
 /// touch is cancelled and rolled back when the hand let go within 0.2 s of beginning.
 public struct ScrubControl: Sendable {
     /// The scrubber (duration, position, resolution, arming).
-    public private(set) var scrubber: Scrubber
+    package private(set) var scrubber: Scrubber
     /// The knobs, one engine per device (unbounded: positions are clamped by the scrubber).
-    public private(set) var knobs: KnobGroup
+    package private(set) var knobs: KnobGroup
     /// The detents the knobs have stepped in the scrub under way.
     var lastDetent = 0
     var lastRelease: Nanoseconds?
     var shuttleRate = 0.0
     var shuttleSince: Nanoseconds?
     /// The policy of a knob's turns (default: commit on rest).
-    public var knobCommit: ScrubCommitPolicy = .onRest
+    package var knobCommit: ScrubCommitPolicy = .onRest
     /// The policy of touches (default: Castro's arming).
-    public var touchCommit: ScrubCommitPolicy = .armed
+    package var touchCommit: ScrubCommitPolicy = .armed
     /// On rest, a knob's scrub commits once the hand has been still this long (default 400 ms:
     /// more than a slow hand's time between detents, about 3 detents/s, so a slow turn is one seek).
-    public var restCommitNanoseconds: Nanoseconds = 400_000_000
+    package var restCommitNanoseconds: Nanoseconds = 400_000_000
     var gesturePolicy: ScrubCommitPolicy?
     /// What a detent of the move under way scrubs, in the resolution (a tenth while fine).
     var fineScale = 1.0
     var lastHandInput: Nanoseconds?
     var pendingCommit: Nanoseconds?
     /// The glide home of the last cancelled scrub, for frames.
-    public private(set) var rollback: RollbackGlide?
+    package private(set) var rollback: RollbackGlide?
     /// The last tap hint, for frames.
-    public private(set) var edgeHint: EdgeHint?
+    package private(set) var edgeHint: EdgeHint?
 
     /// Creates the control, accelerating as `acceleration` says (default off: the scrub's
     /// resolution already scales with the content).
@@ -38,7 +38,7 @@ public struct ScrubControl: Sendable {
     }
 
     /// The acceleration of knobs without their own, while a hand turns (default off).
-    public var acceleration: AccelerationCurve {
+    package var acceleration: AccelerationCurve {
         get { knobs.acceleration }
         set { knobs.acceleration = newValue }
     }
@@ -50,7 +50,7 @@ public struct ScrubControl: Sendable {
 
     /// The knob of `device` moved by `detents` at `time` (`inertia` false: it never flings;
     /// `acceleration`: the device's own curve, nil for the control's).
-    public mutating func move(
+    package mutating func move(
         by detents: Double, at time: Nanoseconds, touching: Bool = false, device: DeviceIdentity = .unnamed, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, fine: Bool = false
     ) -> [ControlEvent] {
@@ -71,7 +71,7 @@ public struct ScrubControl: Sendable {
     }
 
     /// A touch lifted from the knob of `device`.
-    public mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
+    package mutating func lift(at time: Nanoseconds, device: DeviceIdentity = .unnamed) -> [ControlEvent] {
         let out = advanceCommit(to: time)
         var events: [KnobGroup.Event] = []
         knobs.lift(device: device, at: time, into: &events)
@@ -127,7 +127,7 @@ public struct ScrubControl: Sendable {
 
     /// Ends a scrub under way at `time`, whatever its phase (a configuration reload): the motion
     /// stops and the scrub commits where it is once armed, else cancels, so every `began` ends.
-    public mutating func end(at time: Nanoseconds) -> [ControlEvent] {
+    package mutating func end(at time: Nanoseconds) -> [ControlEvent] {
         var out = advance(to: time)
         shuttleSince = nil
         shuttleRate = 0

@@ -10,28 +10,28 @@ public struct Scrubber: Sendable {
     public struct Event: Sendable, Hashable {
         public var phase: Phase
         /// Position in seconds after the event (the origin again when cancelled).
-        public var positionSeconds: Double
+        package var positionSeconds: Double
         /// Where the scrub began.
-        public var originSeconds: Double
+        package var originSeconds: Double
         /// When, in nanoseconds.
         public var timeNanoseconds: Nanoseconds
     }
 
     /// Content length in seconds (≥ 0).
-    public private(set) var durationSeconds: Double
+    package private(set) var durationSeconds: Double
     /// Current position in seconds.
-    public private(set) var positionSeconds: Double
+    package private(set) var positionSeconds: Double
     /// Detents for a whole sweep of the content (default 200).
-    public var detentsPerSweep: Double = 200
+    package var detentsPerSweep: Double = 200
     /// Bounds of the resolution (default 0.5 s … 30 s per detent).
-    public var secondsPerDetentRange: ClosedRange<Double> = 0.5...30
+    package var secondsPerDetentRange: ClosedRange<Double> = 0.5...30
     /// Time after `began` at which a scrub is armed (default 0.2 s, Castro's expansion time).
-    public var armingNanoseconds: Nanoseconds = 200_000_000
+    package var armingNanoseconds: Nanoseconds = 200_000_000
 
     /// A scrub under way: where and when it began.
     public struct Gesture: Sendable, Hashable {
-        public var originSeconds: Double
-        public var startNanoseconds: Nanoseconds
+        package var originSeconds: Double
+        package var startNanoseconds: Nanoseconds
     }
 
     /// The scrub under way, if any.
@@ -57,7 +57,7 @@ public struct Scrubber: Sendable {
     }
 
     /// The knob moved by `detents` at `time`: begins a scrub if none is under way, then moves.
-    public mutating func move(byDetents detents: Double, at time: Nanoseconds) -> [Event] {
+    package mutating func move(byDetents detents: Double, at time: Nanoseconds) -> [Event] {
         move(byDetents: detents, at: time, beganAt: time)
     }
 
@@ -82,7 +82,7 @@ public struct Scrubber: Sendable {
     }
 
     /// Commits the scrub under way where it is, armed or not (a knob's deliberate turn).
-    public mutating func commit(at time: Nanoseconds) -> [Event] {
+    package mutating func commit(at time: Nanoseconds) -> [Event] {
         guard let gesture else { return [] }
         self.gesture = nil
         return [Event(phase: .committed, positionSeconds: positionSeconds, originSeconds: gesture.originSeconds, timeNanoseconds: time)]
@@ -90,7 +90,7 @@ public struct Scrubber: Sendable {
 
     /// The gesture ended (release, or the shuttle back at centre): commits when armed, else
     /// cancels and rolls back to the origin.
-    public mutating func end(at time: Nanoseconds) -> [Event] {
+    package mutating func end(at time: Nanoseconds) -> [Event] {
         guard let gesture else { return [] }
         if time - gesture.startNanoseconds >= armingNanoseconds { return commit(at: time) }
         self.gesture = nil
@@ -100,18 +100,18 @@ public struct Scrubber: Sendable {
 }
 
 /// The spring-loaded shuttle ring's positions (−7…+7) as scrub rates.
-public struct ShuttleRates: Sendable, Hashable {
+package struct ShuttleRates: Sendable, Hashable {
     /// Rates for ring positions 1…7 (default 0.5, 1, 2, 4, 8, 16, 32 × real time); negative positions mirror them.
-    public var rates: [Double] = [0.5, 1, 2, 4, 8, 16, 32]
+    package var rates: [Double] = [0.5, 1, 2, 4, 8, 16, 32]
 
     /// Creates the default table.
-    public init() {}
+    package init() {}
 
     /// Creates a table from seven rates.
-    public init(rates: [Double]) { self.rates = rates }
+    package init(rates: [Double]) { self.rates = rates }
 
     /// The rate at a ring position; 0 at centre.
-    public func rate(at position: Int) -> Double {
+    package func rate(at position: Int) -> Double {
         guard position != 0, !rates.isEmpty else { return 0 }
         let index = min(abs(position), rates.count) - 1
         return position > 0 ? rates[index] : -rates[index]
@@ -123,9 +123,9 @@ public struct ShuttleRates: Sendable, Hashable {
 /// rest as his controls do when the finger lets go. Frames only: the position is already back.
 public struct RollbackGlide: Sendable, Hashable {
     /// When the scrub was cancelled.
-    public let startNanoseconds: Nanoseconds
+    package let startNanoseconds: Nanoseconds
     /// Where the scrub began (the glide's rest), in seconds.
-    public let originSeconds: Double
+    package let originSeconds: Double
     /// Seconds a detent.
     public let secondsPerDetent: Double
     /// The offset from the origin, in detents.

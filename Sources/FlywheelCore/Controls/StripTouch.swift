@@ -2,11 +2,11 @@
 /// whether the touch was a tap.
 public struct StripTouch: Sendable, Hashable {
     /// Where it came down (0 at the strip's start, 1 at its end).
-    public let downPosition: Double
+    package let downPosition: Double
     /// The detents the strip spans.
     public let detents: Double
     /// When it came down.
-    public let downNanoseconds: Nanoseconds
+    package let downNanoseconds: Nanoseconds
     /// Where it is now (0…1).
     public private(set) var position: Double
     /// How far it has moved, both ways added up, in detents.
@@ -14,8 +14,8 @@ public struct StripTouch: Sendable, Hashable {
 
     /// A touch lifted sooner than this (the button's long-press time, 0.5 s) and having moved
     /// less than half a detent is a tap.
-    public static let tapNanoseconds: Nanoseconds = 500_000_000
-    public static let tapTravelDetents = 0.5
+    package static let tapNanoseconds: Nanoseconds = 500_000_000
+    package static let tapTravelDetents = 0.5
 
     /// A finger down at `position` on a strip of `detents` detents at `time`.
     public init(at position: Double, detents: Double, time: Nanoseconds) {
@@ -26,17 +26,17 @@ public struct StripTouch: Sendable, Hashable {
     }
 
     /// The finger moved by `delta` detents along the strip.
-    public mutating func move(by delta: Double) {
+    package mutating func move(by delta: Double) {
         travelDetents += abs(delta)
         if detents > 0 { position = min(max(position + delta / detents, 0), 1) }
     }
 
     /// Whether lifting at `time` makes it a tap.
-    public func isTap(liftedAt time: Nanoseconds) -> Bool {
+    package func isTap(liftedAt time: Nanoseconds) -> Bool {
         time - downNanoseconds < Self.tapNanoseconds && travelDetents < Self.tapTravelDetents
     }
 
     /// Castro's hint for a tap: on the first half of the strip the bar is pushed towards the end
     /// (+1), on the second half towards the start (−1), away from the finger.
-    public var hintDirection: Int { downPosition < 0.5 ? 1 : -1 }
+    package var hintDirection: Int { downPosition < 0.5 ? 1 : -1 }
 }

@@ -19,7 +19,7 @@ public struct SwitchMotion: Sendable, Hashable {
     public init() {}
 
     /// A finger moved the switch to `offset` (segments) at `time`.
-    public mutating func panned(to offset: Double, at time: Nanoseconds) {
+    package mutating func panned(to offset: Double, at time: Nanoseconds) {
         if let previous = panOffset, time > panNanoseconds, time - panNanoseconds <= Self.restingNanoseconds {
             panVelocity = (offset - previous) / (Double(time - panNanoseconds) / 1e9)
         } else {
@@ -32,7 +32,7 @@ public struct SwitchMotion: Sendable, Hashable {
 
     /// The finger lifted at `time` with the switch at `offset`: it springs onto segment `index`,
     /// carrying the pan's velocity (none if the finger had stopped).
-    public mutating func lifted(from offset: Double, onto index: Int, at time: Nanoseconds, spring parameters: SpringParameters) {
+    package mutating func lifted(from offset: Double, onto index: Int, at time: Nanoseconds, spring parameters: SpringParameters) {
         let velocity = panOffset != nil && time - panNanoseconds <= Self.restingNanoseconds ? panVelocity : 0
         panOffset = nil
         let spring = SpringMotion(from: offset, velocity: velocity, to: Double(index), parameters: parameters)
@@ -55,7 +55,7 @@ public struct SwitchMotion: Sendable, Hashable {
     }
 
     /// Whether the switch moves at `time`.
-    public func isMoving(at time: Nanoseconds) -> Bool {
+    package func isMoving(at time: Nanoseconds) -> Bool {
         (snap != nil && time >= snapStart && time < snapSettle) || (panOffset.map { _ in time >= panNanoseconds && time - panNanoseconds <= Self.restingNanoseconds } ?? false)
     }
 }

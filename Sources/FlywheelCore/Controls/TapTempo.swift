@@ -2,23 +2,23 @@
 ///
 /// A run of taps resets after 2 s without a tap, or when an interval jumps by more than 20 %
 /// from the mean so far (the player changed their mind: the new interval starts a new run).
-public struct TapTempo: Sendable, Hashable {
+package struct TapTempo: Sendable, Hashable {
     /// Taps needed before a tempo is reported (default 3: two intervals).
-    public var minimumTaps = 3
+    package var minimumTaps = 3
     /// Intervals averaged (default 4).
-    public var intervalsAveraged = 4
+    package var intervalsAveraged = 4
     /// Idle time that resets the run (default 2 s).
-    public var resetAfterNanoseconds: Nanoseconds = 2_000_000_000
+    package var resetAfterNanoseconds: Nanoseconds = 2_000_000_000
     /// Largest relative jump of an interval that still continues the run (default 0.2).
-    public var maximumJump = 0.2
+    package var maximumJump = 0.2
 
     var taps: [Nanoseconds] = []
 
     /// Creates a tap tempo with the defaults.
-    public init() {}
+    package init() {}
 
     /// Records a tap at `time`; returns the tempo in BPM once enough taps have come.
-    public mutating func tap(at time: Nanoseconds) -> Double? {
+    package mutating func tap(at time: Nanoseconds) -> Double? {
         if let last = taps.last {
             let interval = time - last
             if interval <= 0 || interval > resetAfterNanoseconds {

@@ -23,9 +23,9 @@ public struct TempoControl: DialControl {
     public var bpm: BPM { BPM(tenths: knob.value) }
 
     /// A fine detent: a tenth of a BPM, whatever the table.
-    public static let fineUnits = 1
+    package static let fineUnits = 1
     /// The dial's units in one of the wire's (tenths of a BPM; percent).
-    public static let unitsPerValue: Double = 10
+    package static let unitsPerValue: Double = 10
 
     /// Sets the tempo (a client `set`) to the tenth, stopping any motion; `onTable`: to the table's
     /// nearest value instead (a tapped tempo).

@@ -6,7 +6,7 @@ public struct TempoDial: Sendable, Hashable {
     /// The BPM range (default 20–300).
     public let range: ClosedRange<Int>
     /// The detent table.
-    public let table: TempoTable
+    package let table: TempoTable
     /// The integer table's step (default 1 BPM; 0.1 for a metronome that wants tenths).
     public let resolution: BPM
     /// Each detent's tempo in tenths of a BPM, increasing.
@@ -15,7 +15,7 @@ public struct TempoDial: Sendable, Hashable {
     public let bounds: DialBounds
 
     /// The resolutions the integer table takes: 0.1, 0.2, 0.5 and 1 BPM (whole tenths that divide a BPM).
-    public static let resolutions: [BPM] = [BPM(tenths: 1), BPM(tenths: 2), BPM(tenths: 5), 1]
+    package static let resolutions: [BPM] = [BPM(tenths: 1), BPM(tenths: 2), BPM(tenths: 5), 1]
 
     /// Creates a dial; `range` must contain at least one value of `table`.
     public init(range: ClosedRange<Int> = 20...300, table: TempoTable = .integer, bounds: DialBounds = .rubber, resolution: BPM = 1) {

@@ -6,7 +6,7 @@ public enum TempoTable: String, Sendable, Hashable, CaseIterable {
     case maelzel
 
     /// The Maelzel markings, 40 to 208.
-    public static let maelzelMarkings: [Int] = [
+    package static let maelzelMarkings: [Int] = [
         40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 63, 66, 69, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116,
         120, 126, 132, 138, 144, 152, 160, 168, 176, 184, 192, 200, 208,
     ]

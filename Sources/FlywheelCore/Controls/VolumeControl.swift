@@ -41,9 +41,9 @@ public struct VolumeControl: DialControl {
     public var volume: Int { knob.value }
 
     /// A fine detent: 1 % (the smallest volume a mixer takes), whatever the step.
-    public static let fineUnits = 1
+    package static let fineUnits = 1
     /// The dial's units in one of the wire's (tenths of a BPM; percent).
-    public static let unitsPerValue: Double = 1
+    package static let unitsPerValue: Double = 1
 
     /// Sets the volume (a client `set`), stopping any motion.
     public mutating func set(volume: Double) { knob.set(value: volume) }

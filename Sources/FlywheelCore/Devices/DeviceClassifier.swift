@@ -88,9 +88,9 @@ public struct EvdevClassification: Sendable, Hashable {
 /// Classifies evdev devices by their capabilities and the `hardware/` profiles.
 public enum DeviceClassifier {
     /// Tablet rings: three positions a detent (24 detents a turn of 72 positions).
-    public static let ringPositionsPerDetent = 3.0
+    package static let ringPositionsPerDetent = 3.0
     /// Tablet strips: 32 detents end to end.
-    public static let stripDetents = 32.0
+    package static let stripDetents = 32.0
 
     /// Classifies `device`. `forced` is the profile a configuration names for it (used when the
     /// device can send what the profile needs); `touchRegion` replaces a touch panel's default ring.
@@ -194,7 +194,7 @@ public enum DeviceClassifier {
 
     /// A touch panel's default knob: a ring about the middle of its surface, 24 detents a turn,
     /// ignoring the central fifth (where the angle is unsteady).
-    public static func defaultRing(_ device: InputDeviceDescription) -> TouchRegion? {
+    package static func defaultRing(_ device: InputDeviceDescription) -> TouchRegion? {
         let ranges = device.absoluteRanges
         guard let x = ranges[AbsCode.mtPositionX] ?? ranges[AbsCode.x], let y = ranges[AbsCode.mtPositionY] ?? ranges[AbsCode.y] else { return nil }
         let width = Double(x.upperBound) - Double(x.lowerBound), height = Double(y.upperBound) - Double(y.lowerBound)

@@ -10,7 +10,7 @@ public struct EvdevInterpreter: Sendable {
     public let classification: EvdevClassification
     /// With the jog counter at 0 the device's frame for the ring's return to centre is empty and the
     /// kernel drops it; after this long without a report the ring is taken to be back at centre.
-    public var shuttleSilenceNanoseconds: Nanoseconds = 1_000_000_000
+    package var shuttleSilenceNanoseconds: Nanoseconds = 1_000_000_000
 
     var rotary: RotaryEventDecoder?
     var frame: [InputEvent] = []
@@ -25,7 +25,7 @@ public struct EvdevInterpreter: Sendable {
     var counterAtZero = false
     var buttonsDown: Set<UInt16> = []
     /// Gaps reported so far.
-    public private(set) var gaps = 0
+    package private(set) var gaps = 0
 
     /// Creates an interpreter for a classified device.
     public init(_ classification: EvdevClassification) {

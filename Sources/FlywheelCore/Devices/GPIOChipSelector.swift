@@ -8,7 +8,7 @@ public enum GPIOChipSelector: Sendable, Hashable, CustomStringConvertible {
     case named(String)
 
     /// The word a configuration uses for the header (`chip: "header"`).
-    public static let headerWord = "header"
+    package static let headerWord = "header"
 
     /// The labels of the header's chip on each Raspberry Pi, in the order they are looked for: the
     /// Pi 5's RP1 (`pinctrl-rp1`; kernels before 6.6.47 numbered it gpiochip4, later ones

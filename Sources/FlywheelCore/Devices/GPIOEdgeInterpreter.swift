@@ -38,9 +38,9 @@ public struct GPIOEdgeInterpreter: Sendable {
     /// The button's debounce: a level must hold this long to count (default 5 ms).
     public var buttonDebounceNanoseconds: Nanoseconds
     /// The code button events carry (BTN_0).
-    public var buttonCode: UInt16 = KeyCode.btn0
+    package var buttonCode: UInt16 = KeyCode.btn0
     /// Whether a low level means pressed (a switch to ground with a pull-up).
-    public var buttonActiveLow = true
+    package var buttonActiveLow = true
 
     var decoder: QuadratureDecoder
     let rest: QuadratureLevels?
@@ -50,9 +50,9 @@ public struct GPIOEdgeInterpreter: Sendable {
     var reconciledAt: Nanoseconds = .min
     var edgesSeen = 0
     /// Gaps reported so far.
-    public private(set) var gaps = 0
+    package private(set) var gaps = 0
     /// Read-backs that differed from the toggles counted (an edge was merged away).
-    public private(set) var corrections = 0
+    package private(set) var corrections = 0
     /// Net detents so far.
     public var detents: DetentCount { decoder.detents + detentsBeforeGaps }
     var detentsBeforeGaps: DetentCount = 0

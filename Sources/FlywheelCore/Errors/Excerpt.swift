@@ -6,7 +6,7 @@ public enum Excerpt {
     public static let limitBytes = 48
 
     /// `text` as a message repeats it.
-    public static func of(_ text: String) -> String {
+    package static func of(_ text: String) -> String {
         guard text.utf8.count > limitBytes else { return text }
         var length = 0
         var kept = String.UnicodeScalarView()

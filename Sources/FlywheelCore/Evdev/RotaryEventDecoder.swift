@@ -82,7 +82,7 @@ public struct RotaryEventDecoder: Sendable {
 
     /// A counter's value known without a report (an absolute axis read after a resynchronisation):
     /// the next report counts from it.
-    public mutating func setReference(_ value: Int) { lastCounter = value }
+    package mutating func setReference(_ value: Int) { lastCounter = value }
 
     /// Adds counts; a detent fires when the count reaches a whole detent beyond the last one
     /// reported in either direction, so a partial move and back fires nothing.

@@ -24,7 +24,7 @@ public struct TouchTracker: Sendable {
     var primaryID: Int32?
     var down = false
     /// Touches that began so far.
-    public private(set) var touches = 0
+    package private(set) var touches = 0
 
     /// Creates a tracker.
     public init() {}
@@ -121,7 +121,7 @@ public struct TouchKnob: Sendable {
 
     /// Where a contact at (x, y) is along a strip region (0 at `from`, 1 at `to`, clamped) and the
     /// detents the strip spans; nil for a ring.
-    public func stripPosition(x: Double, y: Double) -> (position: Double, detents: Double)? {
+    package func stripPosition(x: Double, y: Double) -> (position: Double, detents: Double)? {
         guard case .strip(let alongX, let from, let to, let detents) = region, to != from else { return nil }
         return (min(max(((alongX ? x : y) - from) / (to - from), 0), 1), detents)
     }

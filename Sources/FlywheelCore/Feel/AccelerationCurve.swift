@@ -6,24 +6,24 @@ public struct AccelerationCurve: Sendable, Hashable {
     /// One point: at `speed` detents per second, a detent makes `factor` steps.
     public struct Point: Sendable, Hashable {
         /// The hand's speed, detents per second (above 0).
-        public var speed: Double
+        package var speed: Double
         /// The steps one detent makes at that speed (1 or more: acceleration never slows a knob).
-        public var factor: Double
+        package var factor: Double
         /// A point.
-        public init(speed: Double, factor: Double) {
+        package init(speed: Double, factor: Double) {
             self.speed = speed
             self.factor = factor
         }
     }
 
     /// The points, by increasing speed (none: every detent is one step).
-    public let points: [Point]
+    package let points: [Point]
 
     /// The accepted speeds and factors of a point.
-    public static let acceptedSpeeds: ClosedRange<Double> = 0.1...1000
-    public static let acceptedFactors: ClosedRange<Double> = 1...100
+    package static let acceptedSpeeds: ClosedRange<Double> = 0.1...1000
+    package static let acceptedFactors: ClosedRange<Double> = 1...100
     /// The most points a curve has.
-    public static let maximumPoints = 16
+    package static let maximumPoints = 16
 
     /// A curve through `points`, which must pass ``problem(with:)``.
     public init(points: [Point]) {
@@ -53,10 +53,10 @@ public struct AccelerationCurve: Sendable, Hashable {
     public static let off = AccelerationCurve(points: [])
     /// One step a detent up to 5 detents/s (a slow, counted turn), 2 at 15/s (a quick turn),
     /// 4 from 30/s (a spin of the wrist): 24 detents spun at 40/s make 93 steps.
-    public static let gentle = AccelerationCurve(points: [Point(speed: 5, factor: 1), Point(speed: 15, factor: 2), Point(speed: 30, factor: 4)])
+    package static let gentle = AccelerationCurve(points: [Point(speed: 5, factor: 1), Point(speed: 15, factor: 2), Point(speed: 30, factor: 4)])
     /// One step a detent up to 5 detents/s, 3 at 10/s, 10 from 30/s: 24 detents spun at 40/s
     /// make 231 steps, the whole tempo range in one sweep.
-    public static let strong = AccelerationCurve(points: [Point(speed: 5, factor: 1), Point(speed: 10, factor: 3), Point(speed: 30, factor: 10)])
+    package static let strong = AccelerationCurve(points: [Point(speed: 5, factor: 1), Point(speed: 10, factor: 3), Point(speed: 30, factor: 10)])
 
     /// The presets by name: `off`, `gentle`, `strong`.
     public static func preset(_ name: String) -> AccelerationCurve? {
@@ -69,7 +69,7 @@ public struct AccelerationCurve: Sendable, Hashable {
     }
 
     /// The preset names, for messages.
-    public static let presetNames = ["off", "gentle", "strong"]
+    package static let presetNames = ["off", "gentle", "strong"]
 
     /// The default for each control: tempo and volume accelerate gently (a slow turn counts whole
     /// BPMs or volume steps, a spin crosses the range in a sweep or two); the scrub does not, as
@@ -82,10 +82,10 @@ public struct AccelerationCurve: Sendable, Hashable {
     }
 
     /// Whether every detent is one step.
-    public var isOff: Bool { points.isEmpty }
+    package var isOff: Bool { points.isEmpty }
 
     /// The steps one detent makes at `speed` detents per second.
-    public func factor(atSpeed speed: Double) -> Double {
+    package func factor(atSpeed speed: Double) -> Double {
         guard let first = points.first, speed >= first.speed else { return 1 }
         for index in points.indices.dropFirst() where speed < points[index].speed {
             let low = points[index - 1], high = points[index]

@@ -19,20 +19,20 @@ public enum Bounds: Sendable, Hashable {
     }
 
     /// Where the hand is held: at a dead stop's end when turned past it; anywhere otherwise.
-    public func held(_ raw: Double) -> Double {
+    package func held(_ raw: Double) -> Double {
         guard case .stop(let range) = self else { return raw }
         return min(max(raw, Double(range.lowerBound)), Double(range.upperBound))
     }
 
     /// The value a detent stands for in a wrapping list: detent modulo count, in 0..<count.
-    public func wrapped(_ detent: Int) -> Int {
+    package func wrapped(_ detent: Int) -> Int {
         if case .wrap(let count) = self, count > 0 { return ((detent % count) + count) % count }
         return detent
     }
 
     /// The displayed position for a raw (hand) position: inside the range unchanged; past an end,
     /// the end plus the rubber-band offset of the pull, with `dimension` detents of give.
-    public func displayed(_ raw: Double, dimension: Double = 2) -> Double {
+    package func displayed(_ raw: Double, dimension: Double = 2) -> Double {
         guard case .clamp(let range) = self else { return raw }
         let low = Double(range.lowerBound), high = Double(range.upperBound)
         if raw > high { return high + RubberBand.offset(pull: raw - high, dimension: dimension) }
@@ -42,7 +42,7 @@ public enum Bounds: Sendable, Hashable {
 
     /// The displayed velocity for a raw velocity at a raw position: the band's slope past an end
     /// (0.55 at the end, less the further it is pulled), unchanged inside the range.
-    public func displayedVelocity(_ velocity: Double, at raw: Double, dimension: Double = 2) -> Double {
+    package func displayedVelocity(_ velocity: Double, at raw: Double, dimension: Double = 2) -> Double {
         guard case .clamp(let range) = self else { return velocity }
         let low = Double(range.lowerBound), high = Double(range.upperBound)
         if raw > high { return velocity * RubberBand.slope(pull: raw - high, dimension: dimension) }
@@ -52,14 +52,14 @@ public enum Bounds: Sendable, Hashable {
 
     /// Closer to an end than this (a hundredth of a detent: a fraction of a degree on a knob, a
     /// hundredth of a BPM) a motion coming back to it is on it: it stops there.
-    public static let wallThreshold = 0.01
+    package static let wallThreshold = 0.01
 
     /// When a motion lands on `target` at an end of the range, the end is a wall: the motion stops
     /// the first time it comes back to the end from outside the range (it never shows a value
     /// inside the range that it will not rest on). The direction of that return: −1 at the upper
     /// end, +1 at the lower, 0 for a range of one detent (either way); nil when `target` is no end.
     /// At a dead stop's end the wall stops the motion whichever way it reaches it.
-    public func wallDirection(at target: Int) -> Double? {
+    package func wallDirection(at target: Int) -> Double? {
         if case .stop(let range) = self { return range.contains(target) && (target == range.lowerBound || target == range.upperBound) ? 0 : nil }
         guard case .clamp(let range) = self else { return nil }
         switch (target == range.lowerBound, target == range.upperBound) {
@@ -81,7 +81,7 @@ public enum RubberBand {
     }
 
     /// How fast the shown offset moves per detent of pull at `pull`: 0.55/(x·0.55/d + 1)².
-    public static func slope(pull: Double, dimension: Double) -> Double {
+    package static func slope(pull: Double, dimension: Double) -> Double {
         guard dimension > 0 else { return 0 }
         let stretch = max(0, pull) * 0.55 / dimension + 1
         return 0.55 / (stretch * stretch)

@@ -5,7 +5,7 @@
 /// overshoots back past 0 (with ζ < 1) and settles: push, fall back, settle, as offset frames.
 public struct EdgeHint: Sendable, Hashable {
     /// When the tap happened.
-    public let startNanoseconds: Nanoseconds
+    package let startNanoseconds: Nanoseconds
     /// The motion of the offset, in detents.
     public let spring: SpringMotion
 
@@ -20,12 +20,12 @@ public struct EdgeHint: Sendable, Hashable {
     }
 
     /// The farthest the offset goes towards the edge, in detents.
-    public var peakOffset: Double {
+    package var peakOffset: Double {
         spring.turningPoints(before: spring.settleSeconds).first.map { spring.position(after: $0) } ?? 0
     }
 
     /// The offset in detents and its velocity at `time`, or nil outside the hint.
-    public func motion(at time: Nanoseconds) -> (offset: Double, velocity: Double)? {
+    package func motion(at time: Nanoseconds) -> (offset: Double, velocity: Double)? {
         guard time >= startNanoseconds, time < endNanoseconds else { return nil }
         let seconds = Double(time - startNanoseconds) / 1e9
         return (spring.position(after: seconds), spring.velocity(after: seconds))

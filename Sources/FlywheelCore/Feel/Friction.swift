@@ -7,11 +7,11 @@ public struct Friction: Sendable, Hashable {
     public init(perSecond: Double) { self.perSecond = perSecond }
 
     /// Flywheel's default, k = 4 /s: a flick at 10 detents/s coasts 2.5 detents.
-    public static let standard = Friction(perSecond: 4)
+    package static let standard = Friction(perSecond: 4)
     /// UIScrollView's normal deceleration rate (0.998 per millisecond): k = −1000·ln 0.998 ≈ 2.002 /s.
-    public static let iosNormal = Friction(perSecond: -1000 * Elementary.log(0.998))
+    package static let iosNormal = Friction(perSecond: -1000 * Elementary.log(0.998))
     /// UIScrollView's fast deceleration rate (0.99 per millisecond): k = −1000·ln 0.99 ≈ 10.05 /s.
-    public static let iosFast = Friction(perSecond: -1000 * Elementary.log(0.99))
+    package static let iosFast = Friction(perSecond: -1000 * Elementary.log(0.99))
 
     /// A preset by name: `standard`, `ios-normal`, `ios-fast`.
     public static func preset(_ name: String) -> Friction? {
@@ -41,7 +41,7 @@ public struct Coast: Sendable, Hashable {
     }
 
     /// Where it comes to rest: x0 + v0/k.
-    public var restingPoint: Double { position + velocity / friction }
+    package var restingPoint: Double { position + velocity / friction }
 
     /// Position `seconds` after the start.
     public func position(after seconds: Double) -> Double {

@@ -19,20 +19,20 @@ public struct KnobEngine: Sendable {
     }
 
     /// The feel.
-    public var parameters: FeelParameters { didSet { refreshHandOverNextStep(); refreshDeadline() } }
+    package var parameters: FeelParameters { didSet { refreshHandOverNextStep(); refreshDeadline() } }
     /// The range.
     public var bounds: Bounds { didSet { refreshHandOverNextStep(); refreshDeadline() } }
     /// The detent reported now.
     public private(set) var reportedDetent: Int
     /// The hand's position in detents while a gesture is under way.
-    public private(set) var handPosition: Double
+    package private(set) var handPosition: Double
     /// The motion after a release, until it rests.
-    public private(set) var motion: Motion?
+    package private(set) var motion: Motion?
     /// Whether a hand gesture is under way.
-    public private(set) var gestureActive = false
+    package private(set) var gestureActive = false
     /// The steps a turned detent makes at the hand's speed (``AccelerationCurve``; default off).
     /// Only turns accelerate: a touch follows the finger, and a bounce of the contacts is one step.
-    public var acceleration: AccelerationCurve = .off
+    package var acceleration: AccelerationCurve = .off
     /// The hand's speed while it turns (the acceleration's input).
     var handSpeed = HandSpeed()
     /// The fraction of a step the acceleration owes the hand (whole steps are taken, the rest
@@ -40,12 +40,12 @@ public struct KnobEngine: Sendable {
     var accelerationCarry = 0.0
     /// The acceleration's factor at the hand's last move: the release speed cap grows with it, so
     /// the coast after a fast turn starts from the speed the hand had, not from a capped one.
-    public private(set) var accelerationFactor = 1.0
+    package private(set) var accelerationFactor = 1.0
 
     /// The most detent events one input produces; a longer jump is reported as one event.
-    public static let maximumDetentEvents = 64
+    package static let maximumDetentEvents = 64
     /// The hand's position is kept within ±2⁵² detents (exact in a Double, safe as an Int).
-    public static let maximumPosition = 4_503_599_627_370_496.0
+    package static let maximumPosition = 4_503_599_627_370_496.0
 
     var estimator: VelocityEstimator
     var lastInput: Nanoseconds?
@@ -103,7 +103,7 @@ public struct KnobEngine: Sendable {
     /// The hand moved the knob by `delta` detents at `time` (`touching`: a touch panel, which
     /// releases on lift rather than on silence).
     /// Its events are appended to `events`.
-    public mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false, into events: inout [Event]) {
+    package mutating func move(by delta: Double, at time: Nanoseconds, touching: Bool = false, into events: inout [Event]) {
         defer { refreshDeadline() }
         bring(to: time, into: &events)
         restPendingSince = nil
@@ -243,7 +243,7 @@ public struct KnobEngine: Sendable {
 
     /// A touch lifted at `time`: the release.
     /// Its events are appended to `events`.
-    public mutating func lift(at time: Nanoseconds, into events: inout [Event]) {
+    package mutating func lift(at time: Nanoseconds, into events: inout [Event]) {
         defer { refreshDeadline() }
         bring(to: time, into: &events)
         guard gestureActive else { return }

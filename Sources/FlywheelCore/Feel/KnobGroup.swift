@@ -34,9 +34,9 @@ public struct KnobGroup: Sendable {
     }
 
     /// The feel of every knob (inertia off turns a knob's flinging off).
-    public let parameters: FeelParameters
+    package let parameters: FeelParameters
     /// The control's acceleration while a hand turns, for knobs without their own.
-    public var acceleration: AccelerationCurve = .off
+    package var acceleration: AccelerationCurve = .off
     /// The range each knob's engine moves in.
     public let bounds: Bounds
     /// The knobs, in the order they first turned (a fixed order keeps replays deterministic).
@@ -54,7 +54,7 @@ public struct KnobGroup: Sendable {
     /// engines' detents: a knob at rest starts from it. Without `inertia` the knob never
     /// flings. `acceleration` is the device's own curve (nil: the control's, ``acceleration``).
     /// Its events are appended to `out`.
-    public mutating func move(
+    package mutating func move(
         device: DeviceIdentity, by delta: Double, at time: Nanoseconds, touching: Bool, base: Int, inertia: Bool = true,
         acceleration: AccelerationCurve? = nil, into out: inout [Event]
     ) {
@@ -70,7 +70,7 @@ public struct KnobGroup: Sendable {
 
     /// A touch lifted from the knob of `device`.
     /// Its events are appended to `out`.
-    public mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
+    package mutating func lift(device: DeviceIdentity, at time: Nanoseconds, into out: inout [Event]) {
         advance(to: time, into: &out)
         guard let index = members.firstIndex(where: { $0.device == device }) else { return }
         var (events, start) = engineEvents.take()

@@ -24,20 +24,20 @@ public struct Motion: Sendable, Hashable {
     }
 
     /// When the motion started (the release).
-    public let startNanoseconds: Nanoseconds
+    package let startNanoseconds: Nanoseconds
     /// The detent reported at the start.
-    public let startDetent: Int
+    package let startDetent: Int
     /// The detent it lands on.
     public let target: Int
     /// The coast before the spring, if any, and its length.
     public let coast: Coast?
-    public let coastSeconds: Double
+    package let coastSeconds: Double
     /// The spring, starting `coastSeconds` after the start.
     public let spring: SpringMotion
     /// When the motion has settled (within 1e-3 detent and 1e-2 detent/s for ever).
     public let settleNanoseconds: Nanoseconds
     /// When each reported detent step happens, in order (one per detent between start and target).
-    public let stepNanoseconds: [Nanoseconds]
+    package let stepNanoseconds: [Nanoseconds]
 
     /// Plans the motion after a release at `position` with `velocity`, with `reportedDetent` the
     /// detent reported at that moment.

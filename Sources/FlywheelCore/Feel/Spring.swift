@@ -24,9 +24,9 @@ public struct SpringParameters: Sendable, Hashable {
     /// The default: response 0.3 s, ζ = 0.35.
     public static let standard = SpringParameters()
     /// ζ = 0.6.
-    public static let snappy = SpringParameters(damping: 0.6)
+    package static let snappy = SpringParameters(damping: 0.6)
     /// ζ = 1: no overshoot.
-    public static let critical = SpringParameters(damping: 1)
+    package static let critical = SpringParameters(damping: 1)
 
     /// A preset by name: `standard`, `snappy`, `critical`.
     public static func preset(_ name: String) -> SpringParameters? {
@@ -39,10 +39,10 @@ public struct SpringParameters: Sendable, Hashable {
     }
 
     /// Natural angular frequency ω = 2π/response.
-    public var angularFrequency: Double { 2 * .pi / responseSeconds }
+    package var angularFrequency: Double { 2 * .pi / responseSeconds }
 
     /// The first overshoot for a unit step from rest (0 when ζ ≥ 1).
-    public var overshoot: Double {
+    package var overshoot: Double {
         damping >= 1 ? 0 : Elementary.exp(-.pi * damping / (1 - damping * damping).squareRoot())
     }
 }
@@ -54,11 +54,11 @@ public struct SpringMotion: Sendable, Hashable {
     /// The rest position, in detents.
     public let target: Double
     /// Displacement from the target at t = 0.
-    public let displacement: Double
+    package let displacement: Double
     /// Velocity at t = 0, in detents per second.
     public let velocity: Double
     /// The parameters.
-    public let parameters: SpringParameters
+    package let parameters: SpringParameters
 
     enum Regime: Hashable {
         /// y = e^(−a t)(y0 cos wt + b sin wt)
@@ -96,7 +96,7 @@ public struct SpringMotion: Sendable, Hashable {
     public func position(after seconds: Double) -> Double { target + displacement(after: seconds) }
 
     /// Displacement from the target `seconds` after the start.
-    public func displacement(after t: Double) -> Double {
+    package func displacement(after t: Double) -> Double {
         switch regime {
         case .under(let a, let w, let b):
             return Elementary.exp(-a * t) * (displacement * Elementary.cos(w * t) + b * Elementary.sin(w * t))
@@ -122,7 +122,7 @@ public struct SpringMotion: Sendable, Hashable {
 
     /// Times after the start at which the velocity is zero (the turning points), in order, up to
     /// `limit` seconds: between two of them the position is monotone.
-    public func turningPoints(before limit: Double) -> [Double] {
+    package func turningPoints(before limit: Double) -> [Double] {
         switch regime {
         case .under(let a, let w, let b):
             // v = e^(−at)(v0 cos wt − (ab + w y0) sin wt) = 0 ⇔ tan wt = v0 / (ab + w y0).
@@ -153,12 +153,12 @@ public struct SpringMotion: Sendable, Hashable {
     }
 
     /// Displacement and velocity tolerances for "settled" (1e-3 detent, 1e-2 detent/s).
-    public static let positionTolerance = 1e-3
-    public static let velocityTolerance = 1e-2
+    package static let positionTolerance = 1e-3
+    package static let velocityTolerance = 1e-2
 
     /// A time after which |x − target| ≤ 1e-3 and |v| ≤ 1e-2 for ever: a guarantee from a
     /// decreasing envelope of each, not an estimate.
-    public var settleSeconds: Double {
+    package var settleSeconds: Double {
         switch regime {
         case .under(let a, let w, let b):
             // |y| ≤ √(y0² + b²)·e^(−at); |v| ≤ √(v0² + (ab + w y0)²)·e^(−at): both decreasing.
@@ -271,7 +271,7 @@ public struct SpringMotion: Sendable, Hashable {
     /// The first time in [0, to] at which the position reaches `level` while moving the way
     /// `direction`'s sign says (any way for 0), or nil: a crossing the other way is skipped, and
     /// the search goes on after the turning point that follows it.
-    public func firstTime(reaching level: Double, moving direction: Double, to limit: Double) -> Double? {
+    package func firstTime(reaching level: Double, moving direction: Double, to limit: Double) -> Double? {
         let turns = turningPoints(before: limit)
         var from = 0.0
         while let time = firstTime(reaching: level, from: from, to: limit) {
@@ -284,7 +284,7 @@ public struct SpringMotion: Sendable, Hashable {
 
     /// The first time in [from, to] at which the position reaches `level`, or nil; found by
     /// bisection within the intervals between turning points, where the position is monotone.
-    public func firstTime(reaching level: Double, from: Double = 0, to: Double) -> Double? {
+    package func firstTime(reaching level: Double, from: Double = 0, to: Double) -> Double? {
         var edges = [from] + turningPoints(before: to).filter { $0 > from } + [to]
         edges = edges.filter { $0 <= to }
         for index in 0..<(edges.count - 1) {

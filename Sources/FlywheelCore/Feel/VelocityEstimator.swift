@@ -14,7 +14,7 @@ public struct VelocityEstimator: Sendable, Hashable {
     /// Fit window (default 100 ms).
     public var windowNanoseconds: Nanoseconds
     /// Staleness limit (default 40 ms).
-    public var stalenessNanoseconds: Nanoseconds
+    package var stalenessNanoseconds: Nanoseconds
     /// Recent samples, oldest first (only the window's worth is kept).
     public var samples: [Sample] { Array(storage[start...]) }
     /// The samples from `start` on; older ones before it wait to be dropped in one go.
@@ -45,13 +45,13 @@ public struct VelocityEstimator: Sendable, Hashable {
 
     /// Moves the newest sample to `position`, keeping its time: contact bounce right after a step
     /// changes where the step ended, not when it happened, and adds no sample of its own.
-    public mutating func replaceNewest(with position: Double) {
+    package mutating func replaceNewest(with position: Double) {
         guard start < storage.count else { return }
         storage[storage.count - 1].position = position
     }
 
     /// Forgets every sample (a new gesture).
-    public mutating func reset() {
+    package mutating func reset() {
         storage.removeAll(keepingCapacity: true)
         start = 0
     }

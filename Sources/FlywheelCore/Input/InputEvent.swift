@@ -72,8 +72,8 @@ public enum KeyCode {
     public static let btn0: UInt16 = 0x100
     public static let btn4: UInt16 = 0x104
     public static let btn5: UInt16 = 0x105
-    public static let btn6: UInt16 = 0x106
-    public static let btn7: UInt16 = 0x107
+    package static let btn6: UInt16 = 0x106
+    package static let btn7: UInt16 = 0x107
     public static let btn8: UInt16 = 0x108
     public static let btnTouch: UInt16 = 0x14a
 

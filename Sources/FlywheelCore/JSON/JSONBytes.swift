@@ -140,7 +140,7 @@ extension JSONValue {
 
 extension Int64 {
     /// Appends ``secondsText`` (nanoseconds as exact decimal seconds, nine digits after the point).
-    public func appendSecondsText(into out: inout [UInt8]) {
+    package func appendSecondsText(into out: inout [UInt8]) {
         if self < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = UInt64(self.magnitude)
         JSONValue.appendDecimal(magnitude / 1_000_000_000, into: &out)

@@ -14,7 +14,7 @@ public struct JSONParser {
     }
 
     /// Deepest nesting of arrays and objects accepted.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     let bytes: [UInt8]
     var index = 0
@@ -31,7 +31,7 @@ public struct JSONParser {
 
     /// Parses a JSON5 configuration document and the line of every member; an empty document
     /// (or only comments) is an empty object.
-    public static func parseJSON5(_ bytes: [UInt8]) throws(Failure) -> (value: JSONValue, memberLines: [String: Int]) {
+    package static func parseJSON5(_ bytes: [UInt8]) throws(Failure) -> (value: JSONValue, memberLines: [String: Int]) {
         if let bad = firstInvalidUTF8(bytes) {
             throw Failure(offset: bad, problem: "invalid UTF-8")
         }
@@ -125,7 +125,7 @@ public struct JSONParser {
     }
 
     /// Offset of the first byte that is not valid UTF-8, or nil.
-    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         var i = 0
         let n = bytes.count
         while i < n {
@@ -410,7 +410,7 @@ extension JSONValue {
     }
 
     /// The type's name for error messages: "a string", "a number", ….
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

@@ -68,7 +68,7 @@ public enum Elementary {
     }
 
     /// value × 2^k, through at most a few exact multiplications (subnormals handled).
-    public static func scale(_ value: Double, byPowerOfTwo k: Int) -> Double {
+    package static func scale(_ value: Double, byPowerOfTwo k: Int) -> Double {
         var result = value
         var remaining = k
         while remaining > 1000 {
@@ -118,7 +118,7 @@ public enum Elementary {
     }
 
     /// sin x (arguments beyond ±1e8 radians lose accuracy; Flywheel's stay far below).
-    public static func sin(_ x: Double) -> Double {
+    package static func sin(_ x: Double) -> Double {
         guard x.isFinite else { return .nan }
         let (r, q) = reduce(x)
         switch q & 3 {
@@ -130,7 +130,7 @@ public enum Elementary {
     }
 
     /// cos x.
-    public static func cos(_ x: Double) -> Double {
+    package static func cos(_ x: Double) -> Double {
         guard x.isFinite else { return .nan }
         let (r, q) = reduce(x)
         switch q & 3 {
@@ -158,7 +158,7 @@ public enum Elementary {
     }
 
     /// atan2(y, x): the angle of the point (x, y), in (−π, π].
-    public static func atan2(_ y: Double, _ x: Double) -> Double {
+    package static func atan2(_ y: Double, _ x: Double) -> Double {
         if x.isNaN || y.isNaN { return .nan }
         if x == 0 && y == 0 { return x.sign == .minus ? (y.sign == .minus ? -.pi : .pi) : y }
         let ax = abs(x), ay = abs(y)

@@ -95,7 +95,7 @@ public struct InputDevice: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 
     /// Which device it is, for its own knob engines.
-    public var identity: DeviceIdentity { storage.identity }
+    package var identity: DeviceIdentity { storage.identity }
 
     /// The device as `hello` lists it.
     public var json: JSONValue {

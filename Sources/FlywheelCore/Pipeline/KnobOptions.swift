@@ -2,19 +2,19 @@
 /// and `acceleration`), applied to its motion before it reaches its engine.
 public struct KnobOptions: Sendable, Hashable {
     /// Turns the direction round (encoders of different makers count opposite ways).
-    public var invert: Bool
+    package var invert: Bool
     /// Detents of this knob that make one step of the control (1…64; default 1). A fine knob
     /// takes 2 or more: with 4, four detents move the tempo by one table value. Whole detents
     /// are counted, the remainder kept for the next turn, so a fine knob never loses a detent.
-    public var detentsPerStep: Int
+    package var detentsPerStep: Int
     /// Whether the knob flings and coasts (default true). Off, the knob stops where the hand
     /// leaves it. (Until issue 34 this was the key `acceleration: false`.)
-    public var inertia: Bool
+    package var inertia: Bool
     /// The knob's own acceleration while the hand turns; nil (the default): its control's.
-    public var acceleration: AccelerationCurve?
+    package var acceleration: AccelerationCurve?
 
     /// The accepted detents per step.
-    public static let acceptedDetentsPerStep = 1...64
+    package static let acceptedDetentsPerStep = 1...64
 
     /// Settings (the defaults: as turned, a step per detent, with inertia, accelerating as the
     /// control does).

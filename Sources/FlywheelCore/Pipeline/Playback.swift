@@ -11,7 +11,7 @@ public struct Playback: Sendable {
         /// The device that plays it.
         public let device: InputDevice
         /// Whether it starts again at its end.
-        public let loops: Bool
+        package let loops: Bool
 
         init(items: [(timeNanoseconds: Nanoseconds, action: DeviceInput.Action)], endNanoseconds: Nanoseconds, device: InputDevice, loops: Bool) {
             self.items = items
@@ -24,7 +24,7 @@ public struct Playback: Sendable {
     /// The timeline and its device.
     public let source: Source
     /// When the current pass started, on the pipeline's clock.
-    public private(set) var startNanoseconds: Nanoseconds
+    package private(set) var startNanoseconds: Nanoseconds
     private(set) var index = 0
     /// When the next item is due (or the next pass starts); nil when the playback is over. Kept
     /// up to date as items are taken (asked at every step and wake-up).
@@ -49,7 +49,7 @@ public struct Playback: Sendable {
     /// The device that plays it.
     public var device: InputDevice { source.device }
     /// Whether it starts again at its end.
-    public var loops: Bool { source.loops }
+    package var loops: Bool { source.loops }
 
     /// ``nextDeadline`` worked out from where the playback is.
     var computedDeadline: Nanoseconds? {

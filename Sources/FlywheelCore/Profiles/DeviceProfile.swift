@@ -30,7 +30,7 @@ public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
     case replay
 
     /// The kinds a `hardware/` profile may describe.
-    public static let profileKinds: [DeviceKind] = [.encoder, .jogDial, .jogShuttle, .wheel]
+    package static let profileKinds: [DeviceKind] = [.encoder, .jogDial, .jogShuttle, .wheel]
 }
 
 /// How the host sees the device: raw GPIO edges, or evdev events from a particular driver.
@@ -58,7 +58,7 @@ public enum ReportKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the kernel `rotary-encoder` driver produces the events.
-    public var isKernelRotaryEncoder: Bool { self == .rotaryEncoderRelative || self == .rotaryEncoderAbsolute }
+    package var isKernelRotaryEncoder: Bool { self == .rotaryEncoderRelative || self == .rotaryEncoderAbsolute }
 }
 
 /// What a USB device's firmware counts.
@@ -216,5 +216,5 @@ public struct DeviceProfile: Hashable, Sendable {
     }
 
     /// The kernel `rotary-encoder,steps-per-period` matching this detent size (4 / steps per detent).
-    public var kernelStepsPerPeriod: Int { 4 / stepsPerDetent.rawValue }
+    package var kernelStepsPerPeriod: Int { 4 / stepsPerDetent.rawValue }
 }

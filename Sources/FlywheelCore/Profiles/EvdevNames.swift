@@ -27,7 +27,7 @@ public struct EvdevAxis: Hashable, Sendable, CustomStringConvertible {
 /// rotary axes and buttons of the devices it models.
 public enum EvdevNames {
     /// Relative axes by name.
-    public static let relativeAxes: [String: UInt16] = [
+    package static let relativeAxes: [String: UInt16] = [
         "REL_X": 0x00, "REL_Y": 0x01, "REL_Z": 0x02, "REL_RX": 0x03, "REL_RY": 0x04, "REL_RZ": 0x05,
         "REL_HWHEEL": RelCode.hwheel, "REL_DIAL": RelCode.dial, "REL_WHEEL": RelCode.wheel, "REL_MISC": 0x09,
     ]

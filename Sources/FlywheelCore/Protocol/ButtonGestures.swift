@@ -8,7 +8,7 @@
 /// The actions are `mode`, `tap` (a tap of the tap-tempo) or `none` (only reported, for a bridge).
 public struct ButtonGestures: Sendable, Hashable {
     /// What a long press does; nil: only reported.
-    public var long: ButtonAction?
+    package var long: ButtonAction?
     /// What a double press does; nil: no double press (a tap acts at once).
     public var double: ButtonAction?
 
@@ -19,7 +19,7 @@ public struct ButtonGestures: Sendable, Hashable {
     }
 
     /// A second press within this time of a tap's release is a double press (0.3 s).
-    public static let doublePressNanoseconds: Nanoseconds = 300_000_000
+    package static let doublePressNanoseconds: Nanoseconds = 300_000_000
 }
 
 /// One device's button.
@@ -87,7 +87,7 @@ extension DaemonCore {
 
     /// A device went away: its buttons held down are forgotten (their release never comes); taps
     /// already made still act when their double-press time has passed.
-    public mutating func forgetPresses(of device: DeviceIdentity) {
+    package mutating func forgetPresses(of device: DeviceIdentity) {
         buttonPresses.down = buttonPresses.down.filter { $0.key.device != device }
         forgetRepeats(of: device)
     }

@@ -34,7 +34,7 @@ public enum ClientCommand: Sendable, Hashable {
     /// The most members an object, or items an array, of a command line may have: every command
     /// takes a handful, and a line of thousands of keys is refused where the 65th starts instead of
     /// costing milliseconds to parse whole.
-    public static let maximumMembers = 64
+    package static let maximumMembers = 64
 
     /// Parses one line (without its newline).
     public static func parse(_ line: [UInt8]) throws(ProtocolError) -> ClientCommand {

@@ -19,7 +19,7 @@ public enum ButtonAction: Sendable, Hashable {
 
 extension ButtonAction {
     /// Whether it lasts as long as the press (`hold-*`).
-    public var isHold: Bool {
+    package var isHold: Bool {
         switch self {
         case .hold, .holdFine, .step: return true
         case .mode, .tap, .none: return false
@@ -46,21 +46,21 @@ public struct DaemonCore: Sendable {
     /// Continuous frames per second while in motion (0: none).
     public var framesPerSecond: Double
     /// Scrub rates for a shuttle ring's positions.
-    public var shuttleRates = ShuttleRates()
+    package var shuttleRates = ShuttleRates()
     /// What each button does (by key code); unlisted buttons switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
     /// The control a held `hold-*` button gives the knob, while it is held.
     var heldControl: Control?
     /// The navigator: detents are tracks.
-    public private(set) var navigate = NavigateControl()
+    package private(set) var navigate = NavigateControl()
     /// Buttons that step a control, held down.
     var buttonRepeats = ButtonRepeats()
     /// Whether a `hold-fine` button is held: knobs move finely.
-    public private(set) var fineHeld = false
+    package private(set) var fineHeld = false
     /// A finger on a touch strip, from its touch-down to its lift.
     var strip: StripTouch?
     /// The mode switch's pan and snap, for frames.
-    public private(set) var switchMotion = SwitchMotion()
+    package private(set) var switchMotion = SwitchMotion()
 
     /// Creates the core.
     public init(
@@ -90,7 +90,7 @@ public struct DaemonCore: Sendable {
 
     /// A finger came down at `position` (0…1) along a strip of `detents` detents: on a strip
     /// routed to the mode switch, the selection follows it.
-    public mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
+    package mutating func touchDown(at position: Double, spanning detents: Double, time: Nanoseconds, route: KnobRoute = .followMode) -> [ServerMessage] {
         let messages = Outbox.collected { advance(to: time, into: $0) }
         strip = StripTouch(at: position, detents: detents, time: time)
         if route == .modeSwitch {
@@ -143,7 +143,7 @@ public struct DaemonCore: Sendable {
 
     /// A touch lifted from the knob region of `device`. On a strip routed to the mode switch the
     /// selection snaps to the nearest segment; a tap on a strip driving the scrub gives Castro's hint.
-    public mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode, device: DeviceIdentity = .unnamed) -> [ServerMessage] {
+    package mutating func lift(at time: Nanoseconds, route: KnobRoute = .followMode, device: DeviceIdentity = .unnamed) -> [ServerMessage] {
         var events = collected { advanceEvents(to: time, into: &$0) }
         let touch = strip
         strip = nil
@@ -220,7 +220,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// A press held this long is a long press, not a tap (0.5 s).
-    public static let longPressNanoseconds: Nanoseconds = 500_000_000
+    package static let longPressNanoseconds: Nanoseconds = 500_000_000
     var pressedAt: [UInt16: Nanoseconds] = [:]
     /// Buttons with long or double presses, per device.
     var buttonPresses = ButtonPresses()
@@ -234,7 +234,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// A `gap` message: input from `device` was lost (`reason`); counting resumed after it.
-    public static func gap(device: String, reason: String, at time: Nanoseconds) -> ServerMessage {
+    package static func gap(device: String, reason: String, at time: Nanoseconds) -> ServerMessage {
         ServerMessage(.gap(devicePath: device, reason: reason), at: time)
     }
 
@@ -286,7 +286,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// Whether any control is moving (frames are due).
-    public func isMoving(at time: Nanoseconds) -> Bool {
+    package func isMoving(at time: Nanoseconds) -> Bool {
         tempo.frame(at: time) != nil || scrub.frame(at: time) != nil || volume.frame(at: time) != nil || switchMotion.isMoving(at: time)
     }
 
@@ -408,7 +408,7 @@ extension DaemonCore {
 
     /// The same daemon under a reloaded configuration: the tempo, the volume, the scrub content and
     /// position and the active mode are kept (clamped to the new ranges); motion in progress stops.
-    public func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
+    package func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
         var next = DaemonCore(configuration: configuration, scrubDurationSeconds: scrub.scrubber.durationSeconds)
         next.tempo.set(bpm: tempo.bpm.value)
         next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)))

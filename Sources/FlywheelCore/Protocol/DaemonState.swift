@@ -2,21 +2,21 @@
 public struct DaemonState: Sendable, Hashable {
     /// The tempo in BPM and the dial's detent.
     public var tempoBPM: BPM
-    public var tempoValue: Int
+    package var tempoValue: Int
     /// The tempo dial (range and table).
     public var tempoDial: TempoDial
     /// The scrub content's length, the position in it, the seconds a detent moves, and whether a
     /// scrub gesture is under way.
     public var scrubDurationSeconds: Double
     public var scrubPositionSeconds: Double
-    public var scrubSecondsPerDetent: Double
-    public var scrubActive: Bool
+    package var scrubSecondsPerDetent: Double
+    package var scrubActive: Bool
     /// The volume, its cap and its step per detent.
     public var volume: Int
     public var volumeCap: Int
-    public var volumeStep: Int
+    package var volumeStep: Int
     /// What the volume dial does at its ends (the tempo dial's are in ``tempoDial``).
-    public var volumeBounds: DialBounds = .rubber
+    package var volumeBounds: DialBounds = .rubber
     /// The active mode and the modes.
     public var mode: Control
     public var modes: [Control]

@@ -31,5 +31,5 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case unavailable
 
     /// Whether the daemon closes the connection after sending this error.
-    public var closesConnection: Bool { [.lineTooLong, .queueOverflow, .tooManyClients].contains(self) }
+    package var closesConnection: Bool { [.lineTooLong, .queueOverflow, .tooManyClients].contains(self) }
 }

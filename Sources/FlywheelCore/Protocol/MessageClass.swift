@@ -29,7 +29,7 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
 
     /// Whether every client receives it whatever it watches (replies and errors).
     /// (A switch, not a search of ``watchable``: asked for every message and client.)
-    public var isAlwaysDelivered: Bool {
+    package var isAlwaysDelivered: Bool {
         switch self {
         case .tempo, .volume, .scrub, .mode, .navigate, .button, .device, .gap, .hint, .frame: return false
         case .hello, .state, .error, .pong, .watch, .tap: return true

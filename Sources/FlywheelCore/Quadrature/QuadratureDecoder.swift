@@ -29,7 +29,7 @@ public struct QuadratureDecoder: Sendable {
     public private(set) var invalidTransitions: Int = 0
     /// Quarter steps that could not be attributed to a detent because an invalid transition
     /// came before them (sum of absolute remainders).
-    public private(set) var uncertainQuarterSteps: QuarterSteps = 0
+    package private(set) var uncertainQuarterSteps: QuarterSteps = 0
 
     let restMask: UInt8
     var anchor: Int = 0

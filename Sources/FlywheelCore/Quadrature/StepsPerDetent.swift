@@ -13,7 +13,7 @@ public enum StepsPerDetent: Int, Sendable, Hashable, CaseIterable, CustomStringC
     ///
     /// With four steps only `rest` itself; with two, `rest` and the state opposite it in the
     /// Gray cycle (00 with 11, 10 with 01); with one, every state.
-    public func restMask(alignedTo rest: QuadratureLevels) -> UInt8 {
+    package func restMask(alignedTo rest: QuadratureLevels) -> UInt8 {
         switch self {
         case .one: return 0b1111
         case .two:

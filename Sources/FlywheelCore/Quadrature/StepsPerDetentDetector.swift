@@ -15,17 +15,17 @@
 public struct StepsPerDetentDetector: Sendable {
     /// The shortest dwell that counts as a hold (default 150 ms: a hand turning a detented knob
     /// passes through a state far faster, and contact bounce lasts a few ms).
-    public let holdNanoseconds: Nanoseconds
+    package let holdNanoseconds: Nanoseconds
     /// The posterior share a verdict needs (0.75).
-    public static let decisionConfidence = 0.75
+    package static let decisionConfidence = 0.75
     /// The chance that a hold is not on a detent state (a hand resting part-way into a step).
     static let offDetentChance = 0.02
 
     /// Holds seen on each level code (index `A<<1 | B`), the first and last state included.
-    public private(set) var holdsByCode: [Int] = [0, 0, 0, 0]
+    package private(set) var holdsByCode: [Int] = [0, 0, 0, 0]
     /// Holds seen by their dwell (the first and last state not included): without one, the
     /// recording shows a knob that never came to rest, and there is no verdict.
-    public private(set) var dwellHolds = 0
+    package private(set) var dwellHolds = 0
 
     var current: QuadratureLevels
     var since: Nanoseconds
@@ -43,7 +43,7 @@ public struct StepsPerDetentDetector: Sendable {
     }
 
     /// Records the levels after a change at `timeNanoseconds`.
-    public mutating func observe(_ levels: QuadratureLevels, at timeNanoseconds: Nanoseconds) {
+    package mutating func observe(_ levels: QuadratureLevels, at timeNanoseconds: Nanoseconds) {
         guard levels != current else { return }
         if timeNanoseconds - since >= holdNanoseconds, recordHold() { dwellHolds += 1 }
         switch (levels.phase - current.phase + 4) % 4 {
@@ -71,7 +71,7 @@ public struct StepsPerDetentDetector: Sendable {
     }
 
     /// The verdict so far.
-    public var estimate: Estimate {
+    package var estimate: Estimate {
         let holds = holdsByCode.reduce(0, +)
         guard dwellHolds > 0 else {
             return Estimate(stepsPerDetent: nil, likeliest: nil, rest: nil, confidence: 0, holds: holds, holdsByCode: holdsByCode)
@@ -111,9 +111,9 @@ public struct StepsPerDetentDetector: Sendable {
         /// The likeliest hypothesis's posterior share, 0...1.
         public var confidence: Double
         /// How many holds were seen (the first and last state included).
-        public var holds: Int
+        package var holds: Int
         /// Holds per level code (index `A<<1 | B`).
-        public var holdsByCode: [Int]
+        package var holdsByCode: [Int]
     }
 
     /// Detects steps per detent over a whole trace; the knob rests before its first edge and after

@@ -3,12 +3,12 @@
 /// Each entry is the quarter-step move of that transition: `0` (no change), `+1` or `-1`
 /// (one line changed), or ``invalid`` (both lines changed in one sample: the direction
 /// cannot be known, so it is counted as invalid and never guessed).
-public enum TransitionTable {
+package enum TransitionTable {
     /// The marker for a double transition in ``moves``.
-    public static let invalid: Int8 = 2
+    package static let invalid: Int8 = 2
 
     /// Quarter-step move for each `previous << 2 | next`.
-    public static let moves: [Int8] = {
+    package static let moves: [Int8] = {
         var table = [Int8](repeating: 0, count: 16)
         for previous in 0..<4 {
             for next in 0..<4 {
@@ -30,7 +30,7 @@ public enum TransitionTable {
     /// Two transitions in one lookup, indexed by `previous << 4 | first << 2 | second`: the
     /// net move plus 2 in the low four bits and the number of valid steps above them, or −1
     /// when either transition is invalid.
-    public static let pairTable: [Int8] = {
+    package static let pairTable: [Int8] = {
         var table = [Int8](repeating: 0, count: 64)
         for previous in 0..<4 {
             for first in 0..<4 {
@@ -51,11 +51,11 @@ public enum TransitionTable {
     }()
 
     /// Bit `previous << 2 | next` set where the transition is one step forward.
-    public static let forwardMask: UInt32 = mask(1)
+    package static let forwardMask: UInt32 = mask(1)
     /// Bit `previous << 2 | next` set where the transition is one step backward.
-    public static let backwardMask: UInt32 = mask(-1)
+    package static let backwardMask: UInt32 = mask(-1)
     /// Bit `previous << 2 | next` set where both lines changed.
-    public static let invalidMask: UInt32 = mask(invalid)
+    package static let invalidMask: UInt32 = mask(invalid)
 
     static func mask(_ move: Int8) -> UInt32 {
         var bits: UInt32 = 0
@@ -64,7 +64,7 @@ public enum TransitionTable {
     }
 
     /// The transition between two level pairs.
-    @inlinable public static func move(from previous: QuadratureLevels, to next: QuadratureLevels) -> Transition {
+    @inlinable package static func move(from previous: QuadratureLevels, to next: QuadratureLevels) -> Transition {
         switch moves[Int(previous.code) << 2 | Int(next.code)] {
         case 0: return .none
         case 1: return .forward
@@ -75,7 +75,7 @@ public enum TransitionTable {
 }
 
 /// One transition of the quadrature state.
-public enum Transition: Sendable, Hashable {
+package enum Transition: Sendable, Hashable {
     /// No level changed.
     case none
     /// One quarter step in the positive direction (A leads B).

@@ -17,7 +17,7 @@ public struct BPM: Sendable, Hashable, Comparable, ExpressibleByIntegerLiteral, 
     public var value: Double { Double(tenths) / 10 }
 
     /// Whether it is a whole number of BPM.
-    public var isWhole: Bool { tenths % 10 == 0 }
+    package var isWhole: Bool { tenths % 10 == 0 }
 
     /// `92.5`, or `120` for a whole tempo.
     public var description: String {

@@ -53,7 +53,7 @@ public struct Radians: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The change from `previous` to this angle the short way round, in [−π, π]: for two angles
     /// in (−π, π] (as atan2 gives them), a step across ±π is a small one, not nearly a full turn back.
-    public func change(from previous: Radians) -> Radians {
+    package func change(from previous: Radians) -> Radians {
         var delta = value - previous.value
         if delta > .pi { delta -= 2 * .pi }
         if delta < -.pi { delta += 2 * .pi }
@@ -61,7 +61,7 @@ public struct Radians: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// The angle as a fraction of a full turn (2π).
-    public var turns: Double { value / (2 * .pi) }
+    package var turns: Double { value / (2 * .pi) }
 }
 
 /// A point in time or a duration in nanoseconds, the unit of kernel timestamps.
@@ -69,5 +69,5 @@ public typealias Nanoseconds = Int64
 
 extension Int64 {
     /// Seconds as a `Double`, for output and physics.
-    @inlinable public var nanosecondsAsSeconds: Double { Double(self) / 1e9 }
+    @inlinable package var nanosecondsAsSeconds: Double { Double(self) / 1e9 }
 }

@@ -84,7 +84,7 @@ public enum ValueText {
     }
 
     /// `yes`/`no` (also `true`/`false`, `on`/`off`).
-    public static func boolean(_ text: String) -> Bool? {
+    package static func boolean(_ text: String) -> Bool? {
         switch trimmed(text).lowercased() {
         case "yes", "true", "on": return true
         case "no", "false", "off": return false
