@@ -19,8 +19,9 @@ package final class Outbox {
 
     // Not checked for exclusivity at run time (a check is two runtime calls an access): an
     // outbox is one turn's, filled and read by one thread, and no access to it reaches it again.
-    // Visible to the accessors inlined where the broadcast and the daemon call them (at every
-    // message and every wake-up), and to nothing else outside the outbox.
+    // Visible to the outbox's inlinable accessors, and to nothing else outside the outbox. (This
+    // toolchain does not inline an `@inlinable package` member into another module: from the
+    // daemon and the server they are calls, once a turn or once a message.)
     @exclusivity(unchecked) @usableFromInline var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) @usableFromInline var entryCapacity: Int
     @exclusivity(unchecked) @usableFromInline var entryCount = 0
@@ -58,7 +59,7 @@ package final class Outbox {
     /// Lends the outbox's bytes out until ``endLending()``: the pointers ``encodedWire(at:)``
     /// gives stay valid only while the outbox is not changed, so a change meanwhile (an append, or
     /// emptying it, from something the sending reached) is a bug, and traps rather than sending
-    /// freed bytes. (Two calls rather than a closure: a broadcast lends at every wake-up.)
+    /// freed bytes. (A broadcast lends through ``lendEach(_:)``, which calls these two.)
     @inlinable package func beginLending() { lent += 1 }
 
     /// Ends a ``beginLending()``.
