@@ -32,19 +32,28 @@ public final class Daemon {
     let socketPassed: Bool
     /// The sentence said once at start (unless `--quiet`): where it listens and what it serves.
     let banner: DaemonBanner
+    /// Where the daemon's sentences go (standard error, each line begun with `flywheeld: `; a
+    /// test's own list in process).
+    let log: (String) -> Void
 
     /// Sets the daemon up: configuration, input, socket, devices, its time read from `clock`.
     /// Nothing runs until ``run()``.
-    public init(options: DaemonOptions, clock: TimeSource = .monotonic) throws(ToolError) {
+    public convenience init(options: DaemonOptions, clock: TimeSource = .monotonic) throws(ToolError) {
+        try self.init(options: options, clock: clock, log: Self.say)
+    }
+
+    /// ``init(options:clock:)`` with its sentences said to `log`.
+    init(options: DaemonOptions, clock: TimeSource, log: @escaping (String) -> Void) throws(ToolError) {
         self.clock = clock
+        self.log = log
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
-        for notice in ConfigurationWarnings.notices(in: configuration) { Self.say("warning: \(notice)") }
+        for notice in ConfigurationWarnings.notices(in: configuration) { log("warning: \(notice)") }
         let passedListener = UnixListener.fromSystemd()
         socketPassed = passedListener != nil
         try Self.check(configuration, options: options, socketPassed: socketPassed)
         if socketPassed {
-            for sentence in Self.unusedUnderActivation(configuration, options: options) { Self.say(sentence) }
+            for sentence in Self.unusedUnderActivation(configuration, options: options) { log(sentence) }
         }
         // A bundled scenario by name (`demo`, `flick`): `options.simulate` keeps the name as given.
         var playedPath = options.replay
@@ -143,7 +152,7 @@ public final class Daemon {
                 self.deliver()
                 self.schedule()
             }
-            manager.onProblem = { sentence in Self.say(sentence) }
+            manager.onProblem = { [unowned self] sentence in self.log(sentence) }
         }
         server.hello = { [unowned self] time in self.pipeline.core.hello(version: FlywheelVersion.string, devices: self.devices, at: time) }
         server.onCommand = { [unowned self] command, time in
@@ -227,7 +236,7 @@ public final class Daemon {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
             configuration = reloaded
-            for notice in ConfigurationWarnings.notices(in: reloaded) { Self.say("warning: \(notice)") }
+            for notice in ConfigurationWarnings.notices(in: reloaded) { log("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(clock.now(), pipeline.time)
             pipeline.advance(to: now)
@@ -238,9 +247,9 @@ public final class Daemon {
             pipeline.core.framesPerSecond = options.commandLineSettings.framesPerSecond(under: reloaded)
             server.queueLimit = reloaded.queueMessages
             server.clientLimit = options.commandLineSettings.clientLimit(under: reloaded)
-            Self.say("reloaded \(configurationFile.path); socket settings take effect on restart.")
+            log("reloaded \(configurationFile.path); socket settings take effect on restart.")
         } catch {
-            for line in error.description.split(separator: "\n") { Self.say("kept the running configuration: \(line)") }
+            for line in error.description.split(separator: "\n") { log("kept the running configuration: \(line)") }
         }
         server.broadcast([pipeline.core.state(at: clock.now())])
         schedule()
@@ -261,7 +270,7 @@ public final class Daemon {
         if timeline != nil, options.holdUntilClients == 0 { startPlayback() }
         do { try manager?.start() } catch { throw ToolError(error) }
         schedule()
-        if !options.quiet { Self.say(banner.sentence) }
+        if !options.quiet { log(banner.sentence) }
         _ = SystemdNotify.send("READY=1")
     }
 

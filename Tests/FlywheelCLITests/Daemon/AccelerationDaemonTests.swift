@@ -37,20 +37,3 @@ struct AccelerationDaemonTests {
         #expect(fastMoved >= 3 * slowMoved, "the fast spin moved \(fastMoved) BPM, the slow turn \(slowMoved)")
     }
 }
-
-/// The old `acceleration: false` in a running flywheeld: accepted, with a warning naming the new key.
-@Suite("flywheeld: the renamed key", .serialized)
-struct RenamedKeyDaemonTests {
-    @Test("flywheeld started with devices[].acceleration: false says to write inertia: false, and serves")
-    func oldKeyWarned() throws {
-        let config = DaemonConfigurationTests.write("{ devices: [\n{ profile: 'ec11', acceleration: false }] }\n")
-        let daemon = try DaemonProcess(["--config", config, "--no-devices"])
-        let client = try TestClient(daemon.socketPath)
-        #expect(client.rawLine()?.contains(#""class":"hello""#) == true, "it serves")
-        daemon.signal(SIGTERM)
-        _ = daemon.wait()
-        let said = daemon.readStderr()  // all of it: the daemon has closed it
-        daemon.cleanup()
-        #expect(said.contains("warning: \(config) line 2: key 'devices[0].acceleration' as true or false is the old name of 'inertia': write inertia: false, acceleration: \"off\""), "\(said)")
-    }
-}

@@ -2,8 +2,8 @@ import FlywheelCore
 import Glibc
 import Testing
 
-/// `--check-config`, a real start and a SIGHUP reload refuse the same configurations with the
-/// same sentences, each naming the file, the line and the key.
+/// `--check-config` and a real start refuse the same configurations with the same sentences, each
+/// naming the file, the line and the key. (A reload refusing them: ScenarioClientsTests, in process.)
 @Suite("flywheeld configuration check", .serialized)
 struct DaemonConfigurationCheckTests {
     static let hardware = RepositoryPaths.path("hardware")
@@ -72,28 +72,5 @@ struct DaemonConfigurationCheckTests {
         #expect(!started.served)
         #expect(started.status == 1)
         #expect(started.err == expected)
-    }
-
-    @Test("SIGHUP with a missing group and a profile typo keeps the running configuration and logs file, line and key")
-    func reloadRefuses() throws {
-        let path = DaemonConfigurationTests.write("{ controls: { tempo: { bpm: 96 } } }")
-        defer { Self.remove(path) }
-        let daemon = try DaemonProcess(["--config", path, "--frames", "0"])
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next()
-        RepositoryPaths.write(
-            "{\n  controls: { tempo: { range: [40, 208], table: 'maelzel' } },\n  socket: { group: 'nogroupxyz' },\n  devices: [{ profile: 'powermat' }],\n}\n",
-            to: path)
-        daemon.signal(SIGHUP)
-        let state = client.next(where: { $0["class"]?.stringValue == "state" })
-        #expect(state?["tempo"]?["table"] == .string("integer"))  // a reload would have made it "maelzel"
-        #expect(state?["tempo"]?["bpm"] == .int(96))
-        daemon.signal(SIGTERM)
-        #expect(daemon.wait() == 0)
-        let err = daemon.readStderr()
-        daemon.cleanup()
-        #expect(err.contains("flywheeld: kept the running configuration: \(path) line 3: key 'socket.group' names the group 'nogroupxyz', which does not exist on this system.\n"))
-        #expect(err.contains("flywheeld: kept the running configuration: \(path) line 4: key 'devices[0].profile' names no known device profile: 'powermat' (did you mean 'powermate'?); "))
-        #expect(!err.contains("reloaded"))
     }
 }

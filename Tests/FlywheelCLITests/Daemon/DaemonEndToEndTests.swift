@@ -2,7 +2,10 @@ import FlywheelCore
 import Glibc
 import Testing
 
-/// flywheeld as a real child process, with real Unix-socket clients.
+/// flywheeld as a real child process, with real Unix-socket clients: what only the binary shows —
+/// its real-time playback against the virtual-time replay, signals, the socket file, socket
+/// activation, systemd's watchdog, its descriptor limit. (The server's answers to clients are in
+/// FlywheelDaemonTests, in process: ClientLinesTests, ClientPaceTests, ScenarioClientsTests.)
 @Suite("flywheeld end to end", .serialized)
 struct DaemonEndToEndTests {
     static let flick = RepositoryPaths.path("hardware/scenarios/flick.sim")
@@ -48,91 +51,6 @@ struct DaemonEndToEndTests {
         // seq counts every message to this client, without gaps (no frames were coalesced).
         let seqs = ([hello] + messages).compactMap { $0["seq"] }.map { Int($0.doubleValue!) }
         #expect(seqs == Array(1...seqs.count))
-    }
-
-    static let malformed: [(String, String)] = [
-        ("{", "invalid-json"), ("[1,2]", "not-an-object"), ("\"ping\"", "not-an-object"), ("42", "not-an-object"),
-        ("null", "not-an-object"), ("{}", "missing-field"), ("{\"cmd\":5}", "bad-type"), ("{\"cmd\":null}", "bad-type"),
-        ("{\"cmd\":\"dance\"}", "unknown-command"), ("{\"cmd\":\"ping\",\"x\":1}", "unknown-field"),
-        ("{\"cmd\":\"ping\"} trailing", "invalid-json"), ("{\"cmd\":\"ping\",\"cmd\":\"get\"}", "invalid-json"),
-        ("{\"cmd\":\"watch\",\"classes\":\"tempo\"}", "bad-type"), ("{\"cmd\":\"watch\",\"classes\":[1]}", "bad-type"),
-        ("{\"cmd\":\"watch\",\"classes\":[\"weather\"]}", "unknown-class"), ("{\"cmd\":\"watch\",\"frames\":\"yes\"}", "bad-type"),
-        ("{\"cmd\":\"set\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":7}", "bad-type"),
-        ("{\"cmd\":\"set\",\"control\":\"pitch\"}", "unknown-control"), ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":\"loud\"}", "bad-type"),
-        ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":1e300}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"volume\",\"volume\":-5}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\"}", "missing-field"),
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\"fast\"}", "bad-type"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":900}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":-5}", "out-of-range"),
-        // Found by fuzz-ClientCommand: a bpm too large for an Int trapped the conversion.
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":934444444444444444444444444444444444}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":NaN}", "invalid-json"),
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[300,20]}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"tempo\",\"range\":[20]}", "bad-type"),
-        ("{\"cmd\":\"set\",\"control\":\"tempo\",\"table\":\"roman\"}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":-1}", "out-of-range"), ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":\"long\"}", "bad-type"),
-        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"position\":-3}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"scrub\",\"duration\":10,\"position\":20}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"scrub\"}", "missing-field"), ("{\"cmd\":\"set\",\"control\":\"mode\",\"mode\":\"karaoke\"}", "out-of-range"),
-        ("{\"cmd\":\"set\",\"control\":\"mode\"}", "missing-field"), ("{\"cmd\":\"get\",\"verbose\":true}", "unknown-field"),
-        ("{\"cmd\":\"tap\",\"bpm\":1}", "unknown-field"), (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "invalid-json"),
-    ]
-
-    @Test("≥ 30 malformed lines each get the right error; the connection and another client carry on")
-    func malformedInput() throws {
-        #expect(Self.malformed.count >= 30)
-        let daemon = try DaemonProcess(["--simulate", Self.flick, "--hold-until-clients", "2", "--frames", "0"])
-        defer { _ = daemon.stop() }
-        let watcher = try TestClient(daemon.socketPath)
-        let sender = try TestClient(daemon.socketPath)
-        _ = sender.next()  // hello
-        for (line, code) in Self.malformed {
-            sender.send(line)
-            let answer = sender.next(where: { $0["class"]?.stringValue == "error" || $0["class"]?.stringValue == "pong" })
-            #expect(answer?["code"]?.stringValue == code, "\(line) → \(answer?.encoded() ?? "nothing")")
-            #expect((answer?["message"]?.stringValue?.count ?? 0) > 10)
-        }
-        // Invalid UTF-8, then the connection still answers.
-        sender.send([0x7B, 0x22, 0xFF, 0x22, 0x7D, 0x0A])
-        #expect(sender.next(where: { $0["class"]?.stringValue == "error" })?["code"] == .string("invalid-utf8"))
-        sender.send("{\"cmd\":\"ping\"}")
-        #expect(sender.next(where: { $0["class"]?.stringValue == "pong" }) != nil)
-        // The watcher received the whole scenario undisturbed.
-        _ = watcher.next()
-        #expect(Self.normalise(Self.readFlick(watcher)) == Self.expected(Self.flick))
-    }
-
-    @Test("a client that stops reading is cut off with an error and never delays another")
-    func slowClient() throws {
-        let daemon = try DaemonProcess(["--frames", "0"])
-        defer { _ = daemon.stop() }
-        let slow = try TestClient(daemon.socketPath)
-        let brisk = try TestClient(daemon.socketPath, timeoutSeconds: 10)
-        _ = brisk.next()
-        // 100,000 pings from a client that reads nothing: its replies pile up past the queue limit.
-        let burst = Array(String(repeating: "{\"cmd\":\"ping\"}\n", count: 1000).utf8)
-        var sent = 0
-        for _ in 0..<100 where slow.send(burst) { sent += 1 }
-        // The other client is answered at once meanwhile.
-        brisk.send("{\"cmd\":\"ping\"}")
-        #expect(brisk.next()?["class"] == .string("pong"))
-        // Reading the slow client now: pongs, then the error, then the end.
-        var last: JSONValue?
-        var count = 0
-        while let message = slow.next() {
-            last = message
-            count += 1
-        }
-        #expect(last?["code"] == .string("queue-overflow"), "last of \(count): \(last?.encoded() ?? "nothing")")
-        #expect(count < 100_000)
-    }
-
-    @Test("64 concurrent clients each receive every discrete event, in order")
-    func manyClients() throws {
-        let daemon = try DaemonProcess(["--simulate", Self.flick, "--hold-until-clients", "64", "--frames", "0"])
-        defer { _ = daemon.stop() }
-        let clients = try (0..<64).map { _ in try TestClient(daemon.socketPath) }
-        let expected = Self.expected(Self.flick)
-        for client in clients {
-            _ = client.next()
-            #expect(Self.normalise(Self.readFlick(client)) == expected)
-        }
     }
 
     @Test("SIGTERM: STOPPING=1, exit 0, socket file removed; SIGHUP keeps clients")
@@ -226,22 +144,6 @@ struct WatchdogTests {
 
 @Suite("flywheeld at its limits")
 struct DaemonLimitTests {
-    static func isRefusal(_ client: TestClient) -> Bool {
-        let first = client.next()
-        return first?["code"] == .string("too-many-clients") && client.next() == nil
-    }
-
-    @Test("past --max-clients a new client is refused with an error; the others are unaffected")
-    func clientLimit() throws {
-        let daemon = try DaemonProcess(["--frames", "0", "--max-clients", "3"])
-        defer { _ = daemon.stop() }
-        let served = try (0..<3).map { _ in try TestClient(daemon.socketPath) }
-        for client in served { #expect(client.next()?["class"] == .string("hello")) }
-        #expect(Self.isRefusal(try TestClient(daemon.socketPath)))
-        served[0].send("{\"cmd\":\"ping\"}")
-        #expect(served[0].next()?["class"] == .string("pong"))
-    }
-
     @Test("out of file descriptors: new clients are refused with an error, existing ones unaffected, no spinning")
     func descriptorsExhausted() throws {
         // The daemon inherits our descriptors that lack close-on-exec; each may take a slot below its

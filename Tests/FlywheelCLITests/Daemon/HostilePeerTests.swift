@@ -3,46 +3,14 @@ import FlywheelIO
 import Glibc
 import Testing
 
-/// A careless or hostile local program against a real flywheeld: it cannot take over the socket,
-/// evict or starve the other clients, or change what the daemon promised.
+/// A careless or hostile local program against a real flywheeld: it cannot take over the socket
+/// or its file (what only the binary, its users and its files show). Clients at the wrong pace and
+/// reloads are in FlywheelDaemonTests, in process: ClientPaceTests, ScenarioClientsTests.
 @Suite("flywheeld against hostile peers", .serialized)
 struct HostilePeerTests {
     static func pong(_ client: TestClient) -> Bool {
         client.send("{\"cmd\":\"ping\"}")
         return client.next(where: { $0["class"] != .string("hello") && $0["class"] != .string("tempo") })?["class"] == .string("pong")
-    }
-
-    /// Reads `fd` on a thread of its own until `lines` newlines have come or the stream ends, so
-    /// a test can flood from its own thread while the replies are drained.
-    final class Drain {
-        let thread: pthread_t
-        let state: UnsafeMutablePointer<(fd: Int32, lines: Int)>
-
-        init(_ fd: Int32, lines: Int) {
-            state = .allocate(capacity: 1)
-            state.initialize(to: (fd, lines))
-            var thread = pthread_t()
-            pthread_create(&thread, nil, { raw in
-                let state = raw!.assumingMemoryBound(to: (fd: Int32, lines: Int).self)
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                var seen = 0
-                while seen < state.pointee.lines {
-                    let n = read(state.pointee.fd, &buffer, buffer.count)
-                    if n <= 0 { break }
-                    seen += buffer[0..<n].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                }
-                state.pointee.lines = seen
-                return nil
-            }, state)
-            self.thread = thread
-        }
-
-        /// Waits for the thread; the number of lines it read.
-        func join() -> Int {
-            pthread_join(thread, nil)
-            defer { state.deallocate() }
-            return state.pointee.lines
-        }
     }
 
     /// A second flywheeld on `daemon`'s path, run by `nobody` (who may write in its directory but
@@ -145,126 +113,6 @@ struct HostilePeerTests {
         #expect(try TestClient(first.socketPath, timeoutSeconds: 1).fd >= 0)
         close(stranger)
         first.cleanup()
-    }
-
-    @Test("a client that half-closes after watch (as socat does) keeps receiving events")
-    func halfClosed() throws {
-        let daemon = try DaemonProcess(["--frames", "0"])
-        defer { _ = daemon.stop() }
-        let listener = try TestClient(daemon.socketPath)
-        _ = listener.next()
-        listener.send("{\"cmd\":\"watch\",\"classes\":[\"tempo\"]}")
-        #expect(listener.next()?["class"] == .string("watch"))
-        shutdown(listener.fd, Int32(SHUT_WR))
-        let setter = try TestClient(daemon.socketPath)
-        _ = setter.next()
-        setter.send("{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":97}")
-        #expect(listener.next()?["bpm"] == .int(97))
-    }
-
-    @Test("3,000 set tempo lines in one write do not overflow a watching neighbour's queue")
-    func setBurst() throws {
-        let config = DaemonConfigurationTests.write("{ clients: { queue_messages: 16 } }")
-        let daemon = try DaemonProcess(["--config", config, "--frames", "0"])
-        defer { _ = daemon.stop() }
-        let neighbour = try TestClient(daemon.socketPath)
-        _ = neighbour.next()
-        neighbour.send("{\"cmd\":\"watch\",\"classes\":[\"tempo\"]}")
-        #expect(neighbour.next()?["class"] == .string("watch"))
-        let flooder = try TestClient(daemon.socketPath)
-        _ = flooder.next()
-        flooder.send("{\"cmd\":\"watch\",\"classes\":[\"gap\"]}")  // its replies only
-        #expect(flooder.next()?["class"] == .string("watch"))
-        let count = 3000
-        let drain = Drain(flooder.fd, lines: count)
-        var burst = ""
-        for index in 0..<count { burst += "{\"cmd\":\"set\",\"control\":\"tempo\",\"bpm\":\(40 + index % 200)}\n" }
-        flooder.send(Array(burst.utf8))
-        #expect(drain.join() == count)  // every set answered: all were handled before the neighbour reads
-        // The neighbour, which read nothing meanwhile, is still connected and sees the last tempo.
-        var last: JSONValue?
-        while let message = neighbour.next(), message["class"] != .string("pong") {
-            #expect(message["class"] != .string("error"), "\(message.encoded())")
-            last = message
-            if last?["bpm"] == .int(40 + (count - 1) % 200) { break }
-        }
-        #expect(last?["bpm"] == .int(40 + (count - 1) % 200))
-        #expect(Self.pong(neighbour))
-    }
-
-    @Test("an overflowed client frees its slot at once: a new client is served, not refused")
-    func overflowFreesSlot() throws {
-        let daemon = try DaemonProcess(["--frames", "0", "--max-clients", "2"])
-        defer { _ = daemon.stop() }
-        let witness = try TestClient(daemon.socketPath)
-        _ = witness.next()
-        let slow = try TestClient(daemon.socketPath)
-        // Pings from a client that reads nothing, until the daemon stops reading it (its writes
-        // then fail: the daemon shut its receiving side when it overflowed).
-        let burst = Array(String(repeating: "{\"cmd\":\"ping\"}\n", count: 1000).utf8)
-        var bursts = 0
-        while bursts < 1000, slow.send(burst) { bursts += 1 }
-        #expect(bursts < 1000)
-        let newcomer = try TestClient(daemon.socketPath)
-        #expect(newcomer.next()?["class"] == .string("hello"))
-        #expect(Self.pong(witness))
-    }
-
-    @Test("a CR and its LF in separate writes after a 64 KiB line: answered, not cut off as too long")
-    func crlfAtLimit() throws {
-        let daemon = try DaemonProcess(["--frames", "0"])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next()
-        client.send([UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024 - 14) + Array("{\"cmd\":\"ping\"}\r".utf8))
-        // Round trips of another client give the daemon turns to read all of it (16 KiB a turn).
-        let other = try TestClient(daemon.socketPath)
-        _ = other.next()
-        for _ in 0..<10 { #expect(Self.pong(other)) }
-        client.send([0x0A])
-        #expect(client.next()?["class"] == .string("pong"))
-    }
-
-    @Test("SIGHUP: a FIFO or /dev/zero in the configuration's place and an empty file keep the running configuration; --max-clients stays")
-    func reloadTruths() throws {
-        let path = DaemonConfigurationTests.write("{ controls: { tempo: { bpm: 96 } }, clients: { max_clients: 100 } }")
-        let daemon = try DaemonProcess(["--config", path, "--frames", "0", "--max-clients", "1"])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next()
-        for replacement in ["fifo", "zero", "empty"] {
-            unlink(path)
-            switch replacement {
-            case "fifo": mkfifo(path, 0o600)
-            case "zero": symlink("/dev/zero", path)
-            default: RepositoryPaths.write("", to: path)
-            }
-            daemon.signal(SIGHUP)
-            let state = client.next(where: { $0["class"]?.stringValue == "state" })
-            #expect(state?["tempo"]?["bpm"] == .int(96), "\(replacement)")
-            #expect(Self.pong(client), "\(replacement)")
-        }
-        unlink(path)
-        RepositoryPaths.write("{ controls: { tempo: { bpm: 96 } }, clients: { max_clients: 100 } }", to: path)
-        daemon.signal(SIGHUP)
-        _ = client.next(where: { $0["class"]?.stringValue == "state" })
-        // The command line's one client is still the limit after the reload.
-        let second = try TestClient(daemon.socketPath)
-        #expect(second.next()?["code"] == .string("too-many-clients"))
-    }
-
-    @Test("a reload during a scrub ends the scrub it began")
-    func reloadDuringScrub() throws {
-        let path = DaemonConfigurationTests.write("{ controls: { mode: { initial: 'scrub' } } }")
-        let daemon = try DaemonProcess(["--config", path, "--simulate", DaemonEndToEndTests.flick, "--hold-until-clients", "1", "--frames", "0", "--scrub-duration", "214"])
-        defer { _ = daemon.stop() }
-        let client = try TestClient(daemon.socketPath)
-        _ = client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue == "began" })
-        daemon.signal(SIGHUP)
-        // The scrub's next phase other than `moved` ends it: a second `began` first (the reload
-        // leaving the first gesture open while the flick starts another) fails.
-        let end = client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue != "moved" })
-        #expect(end?["phase"] == .string("committed") || end?["phase"] == .string("cancelled"), "\(String(describing: end))")
     }
 
     @Test("--check-config refuses an unknown socket group and an unknown profile, naming the key")

@@ -13,6 +13,14 @@ final class InProcessDaemon {
     let daemon: Daemon
     let directory: String
     var socketPath: String { directory + "/flywheel.sock" }
+    /// What the daemon said (its standard error's lines, without `flywheeld: `), in order.
+    var said: [String] { log.lines }
+    let log = Said()
+
+    /// The daemon's sentences as they come.
+    final class Said {
+        var lines: [String] = []
+    }
 
     /// flywheeld's `arguments` (a socket, the repository's profiles and device directories of its
     /// own added, as ``DaemonProcess`` adds them), set up and started.
@@ -25,7 +33,8 @@ final class InProcessDaemon {
             "--gpio-dir", directory + "/gpio", "--quiet",
         ] + arguments
         guard case .serve(let options) = try DaemonOptions.parse(full) else { throw HandsError("\(full) does not serve") }
-        daemon = try Daemon(options: options, clock: .virtual(clock))
+        let log = self.log
+        daemon = try Daemon(options: options, clock: .virtual(clock), log: { log.lines.append($0) })
         try daemon.start()
     }
 
@@ -59,7 +68,9 @@ final class InProcessDaemon {
 final class InProcessClient {
     let fd: Int32
     let served: InProcessDaemon
+    /// What has arrived and is not yet returned: `buffer[start...]`.
     var buffer: [UInt8] = []
+    var start = 0
     /// Virtual time one ``next()`` may move the clock on before it says nothing more is coming.
     var patienceNanoseconds: Nanoseconds = 600_000_000_000
     /// Turns with nothing ready and no deadline armed, each waiting up to ``idleWaitMilliseconds``
@@ -84,22 +95,44 @@ final class InProcessClient {
 
     deinit { close(fd) }
 
-    /// Sends bytes, turning the daemon while the socket's buffer is full; false when the daemon
-    /// has closed the connection.
+    /// Turns in a row, each waiting up to ``idleWaitMilliseconds`` (the server paces a client's
+    /// reading on the kernel's clock), a ``send(_:readingMeanwhile:)`` waits for the daemon to take
+    /// a byte before it gives up (the daemon holding the client back while nobody reads its answers).
+    static let stalledTurns = 500
+
+    /// Sends bytes, turning the daemon while the socket's buffer is full (and, when
+    /// `readingMeanwhile`, taking in the answers that came meanwhile, as a client reading on
+    /// another thread would); false when the daemon has closed the connection.
     @discardableResult
-    func send(_ bytes: [UInt8]) throws -> Bool {
+    func send(_ bytes: [UInt8], readingMeanwhile: Bool = false) throws -> Bool {
         var offset = 0
+        var stalled = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if n > 0 {
                 offset += n
+                stalled = 0
             } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
-                try served.turn()
+                if readingMeanwhile { while let count = receive(), count > 0 {} }
+                stalled += 1
+                guard stalled < Self.stalledTurns else {
+                    throw HandsError("the daemon took no byte of \(bytes.count - offset) in \(Self.stalledTurns) turns")
+                }
+                try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
             } else {
                 return false
             }
         }
         return true
+    }
+
+    /// Ends the client's sending side (what `socat` does at the end of its input).
+    func shutdownWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Whether a ping is answered with a pong next (messages of `passing` classes skipped).
+    func pong(passing: Set<String> = ["hello"]) throws -> Bool {
+        try send(#"{"cmd":"ping"}"#)
+        return try next(where: { !passing.contains($0["class"]?.stringValue ?? "") })?["class"] == .string("pong")
     }
 
     /// Sends one line.
@@ -124,9 +157,13 @@ final class InProcessClient {
         let giveUp = served.clock.now + patienceNanoseconds
         var idle = 0
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                if start >= 65536 && start * 2 >= buffer.count {  // the returned lines dropped now and then, not each time
+                    buffer.removeSubrange(..<start)
+                    start = 0
+                }
                 return line
             }
             guard let count = receive() else { return nil }
