@@ -288,7 +288,7 @@ public final class Daemon {
         server.shutdown()
     }
 
-    static func say(_ sentence: String) {
+    nonisolated static func say(_ sentence: String) {
         try? FileOutput.standardError.write("flywheeld: \(sentence)\n")
     }
 

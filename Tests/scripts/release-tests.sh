@@ -3,8 +3,8 @@
 # `@exclusivity(unchecked)` and the unchecked buffer writes are the ones that ship, while a debug
 # build checks what they skip. The socket server, the client connections and their wire, the event
 # loop, the line readers, the outbox (its lending trap, in every build), the pipeline, the protocol's
-# encoders and parser, and the daemon's end-to-end, backpressure and hostile-peer suites against the
-# release flywheeld. In its own build folder (.build-release-tests): the package's release build
+# encoders and parser, the daemon serving clients in the tests' own process (their lines, their
+# pace, reloads), and its end-to-end and hostile-peer suites against the release flywheeld. In its own build folder (.build-release-tests): the package's release build
 # (udev/release-build.sh) is linked otherwise and has no testable imports.
 #
 #   Tests/scripts/release-tests.sh [--build-only] [swift test options ...]
@@ -20,5 +20,6 @@ if [ "${1:-}" = --build-only ]; then
 fi
 suites='^(FlywheelIOTests\.(Client|SeqDigits|Broadcast|SocketServer|UnixListener|EventLoop|LineReader|StreamBounds)'
 suites+='|FlywheelCoreTests\.(Outbox|Pipeline|Playback|TurnBuffer|ServerMessageWire|MessageClass|DaemonCore|ClientCommand|JSON)'
-suites+='|FlywheelCLITests\.(DaemonEndToEnd|DaemonBackpressure|HostilePeerTests))'
+suites+='|FlywheelDaemonTests\.(ClientLines|ClientPace|ScenarioClients|DaemonServing)'
+suites+='|FlywheelCLITests\.(DaemonEndToEnd|HostilePeerTests))'
 swift test "${options[@]}" --filter "$suites" "$@"

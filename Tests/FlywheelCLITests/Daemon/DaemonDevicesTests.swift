@@ -2,45 +2,11 @@ import FlywheelCore
 import Glibc
 import Testing
 
-/// flywheeld with hardware input and no device yet: what a music box sees at boot before its knob
-/// is plugged in. (Real evdev and GPIO devices come in the kernel test lane.)
+/// `flywheel devices` and `flywheel record` on what is not a device, and no GPIO chip. (flywheeld
+/// waiting for its devices: DeviceWaitTests, in process; real evdev and GPIO devices come in the
+/// kernel test lane.)
 @Suite("flywheeld devices", .serialized)
 struct DaemonDevicesTests {
-    @Test("started before /dev/input exists, it serves; a node that is not an input device is named and waited on, never fatal")
-    func bootWithoutDevices() throws {
-        let daemon = try DaemonProcess(["--frames", "0"])
-        let client = try TestClient(daemon.socketPath)
-        let hello = try #require(client.next())
-        #expect(hello["devices"] == .array([]))
-
-        // The input directory appears (the first device), with a node that is not an evdev device.
-        #expect(mkdir(daemon.directory + "/input", 0o755) == 0)
-        let node = daemon.directory + "/input/event5"
-        RepositoryPaths.write("not a device\n", to: node)
-        // The daemon handles the directory change in the same wakeup as this ping or earlier.
-        #expect(client.send("{\"cmd\":\"ping\"}"))
-        #expect(client.next()?["class"] == .string("pong"))
-        unlink(node)
-        #expect(client.send("{\"cmd\":\"ping\"}"))
-        #expect(client.next()?["class"] == .string("pong"))
-
-        // Idle with nothing to retry: no CPU spent between two pings.
-        var stat = try #require(RepositoryPaths.read("/proc/\(daemon.pid)/stat"))
-        let before = DaemonLimitTests.cpuTicks(stat)
-        #expect(client.send("{\"cmd\":\"ping\"}"))
-        _ = client.next()
-        stat = try #require(RepositoryPaths.read("/proc/\(daemon.pid)/stat"))
-        #expect(DaemonLimitTests.cpuTicks(stat) - before < 50)
-
-        daemon.signal(SIGTERM)
-        #expect(daemon.wait() == 0)
-        let log = daemon.readStderr()
-        daemon.cleanup()
-        let refusals = Self.notAnInputDevice.map { "\(node): libevdev_new_from_fd on \(node) failed: \($0)." }
-        #expect(refusals.contains { log.contains($0) }, "\(log)")
-        #expect(log.contains("Waiting for the node to change."), "\(log)")
-    }
-
     /// How the system refuses libevdev's EVIOCGVERSION on a regular file: ENOTTY (ioctl(2)). Under
     /// qemu-user (the arm64 lane runs the suite so, FLYWHEEL_LANE=arm64) the emulator answers an ioctl
     /// it does not translate for a regular file with ENOSYS instead: the same refusal, named by the

@@ -1,11 +1,14 @@
 import FlywheelCore
+@testable import FlywheelDaemon
+@testable import FlywheelIO
 import Glibc
 import Testing
 
 /// Clients at the wrong pace against flywheeld, in this process: one that reads nothing, one that
 /// writes a file of commands and reads slowly, one that floods sets past a neighbour's queue, one
-/// half-closed, one too many. Here the daemon runs only when the test turns it, so "slower than
-/// the daemon" is exact: a number of the daemon's turns for each line read. (The binary's own
+/// half-closed, one too many. The server paces each client's reading and holds a client back on
+/// the kernel's clock (16 KiB per 10 ms; held back 5 s at most), so these wait for it in real time;
+/// the hold-back limit is set to 200 ms where it is what the test waits for. (The binary's own
 /// pacing under a flood on another thread stays in HostilePeerLoadTests.)
 @Suite("flywheeld and clients at the wrong pace, in process", .serialized)
 @MainActor
@@ -21,6 +24,7 @@ struct ClientPaceTests {
     func slowClient() throws {
         let daemon = try InProcessDaemon(["--frames", "0"])
         defer { daemon.stop() }
+        daemon.daemon.server.holdBackLimitNanoseconds = 200_000_000
         let slow = try daemon.connect()
         let brisk = try daemon.connect()
         _ = try brisk.next()
@@ -40,6 +44,7 @@ struct ClientPaceTests {
             count += 1
         }
         #expect(last?["code"] == .string("queue-overflow"), "last of \(count): \(last?.encoded() ?? "nothing")")
+        #expect(last?["message"]?.stringValue?.contains("not read its answers for 200 ms") == true, "held back, then cut off")
         #expect(count > 1 && count < 100_000)
     }
 
@@ -47,6 +52,7 @@ struct ClientPaceTests {
     func overflowFreesSlot() throws {
         let daemon = try InProcessDaemon(["--frames", "0", "--max-clients", "2"])
         defer { daemon.stop() }
+        daemon.daemon.server.holdBackLimitNanoseconds = 200_000_000
         let witness = try daemon.connect()
         _ = try witness.next()
         let slow = try daemon.connect()
@@ -56,10 +62,11 @@ struct ClientPaceTests {
         var bursts = 0
         while bursts < 1000, try slow.send(burst) { bursts += 1 }
         #expect(bursts < 1000)
-        let newcomer = try daemon.connect()
-        #expect(try newcomer.next()?["class"] == .string("hello"))
-        #expect(try witness.pong())
-        _ = slow
+        try withExtendedLifetime(slow) {  // still connected: the slot is freed by the overflow, not a hang-up
+            let newcomer = try daemon.connect()
+            #expect(try newcomer.next()?["class"] == .string("hello"))
+            #expect(try witness.pong())
+        }
     }
 
     @Test("3,000 set tempo lines in one write do not overflow a watching neighbour's queue of 16")
@@ -96,7 +103,7 @@ struct ClientPaceTests {
         #expect(try neighbour.pong(passing: ["tempo"]))
     }
 
-    @Test("a 3,000-line file of sets written, shut (SHUT_WR), then read one answer per 3 turns of the daemon: 3,000 answers in order, no queue-overflow")
+    @Test("a 3,000-line file of sets written and shut (SHUT_WR), its answers left unread until the daemon holds it back, then read at a script's pace: 3,000 answers in order, no queue-overflow")
     func socatFile() throws {
         let daemon = try InProcessDaemon(["--frames", "0"])
         defer { daemon.stop() }
@@ -105,8 +112,15 @@ struct ClientPaceTests {
         _ = try client.next()
         #expect(try client.send(Self.sets(count)))
         client.shutdownWriting()
-        // A script's pace: the daemon turns three times for each answer read, so its queue for
-        // this client would fill if it kept reading the commands.
+        // Nothing read while the daemon answers: the kernel's buffer fills, then its queue, until
+        // it stops reading this client (held back) rather than overflow it.
+        let giveUp = MonotonicClock.now() + 10_000_000_000
+        while daemon.daemon.server.heldBackClients.isEmpty && MonotonicClock.now() < giveUp {
+            try daemon.turn(waitingMilliseconds: InProcessClient.idleWaitMilliseconds)
+        }
+        #expect(!daemon.daemon.server.heldBackClients.isEmpty, "the daemon kept reading a client that reads nothing")
+        // A script's pace now (a `while read line` loop): the daemon turns three times for each
+        // answer read.
         var answers: [Int] = []
         var errors: [String] = []
         while answers.count < count, let message = try client.next() {
@@ -117,6 +131,7 @@ struct ClientPaceTests {
         #expect(errors.isEmpty, "\(errors.first ?? "")")
         #expect(answers.count == count)
         #expect(answers.elementsEqual((0..<count).map { 40 + $0 % 200 }))
+        #expect(daemon.daemon.server.heldBackClients.isEmpty)
     }
 
     @Test("a client that half-closes after watch (as socat does) keeps receiving events")

@@ -95,10 +95,10 @@ final class InProcessClient {
 
     deinit { close(fd) }
 
-    /// Turns in a row, each waiting up to ``idleWaitMilliseconds`` (the server paces a client's
-    /// reading on the kernel's clock), a ``send(_:readingMeanwhile:)`` waits for the daemon to take
-    /// a byte before it gives up (the daemon holding the client back while nobody reads its answers).
-    static let stalledTurns = 500
+    /// Real time a ``send(_:readingMeanwhile:)`` waits for the daemon to take a byte before it
+    /// gives up (the daemon holding the client back while nobody reads its answers): the server
+    /// paces a client's reading and holds it back on the kernel's clock, not the virtual one.
+    static let stalledNanoseconds: Nanoseconds = 30_000_000_000
 
     /// Sends bytes, turning the daemon while the socket's buffer is full (and, when
     /// `readingMeanwhile`, taking in the answers that came meanwhile, as a client reading on
@@ -106,22 +106,40 @@ final class InProcessClient {
     @discardableResult
     func send(_ bytes: [UInt8], readingMeanwhile: Bool = false) throws -> Bool {
         var offset = 0
-        var stalled = 0
+        var stalledSince: Nanoseconds?
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if n > 0 {
                 offset += n
-                stalled = 0
+                stalledSince = nil
             } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
                 if readingMeanwhile { while let count = receive(), count > 0 {} }
-                stalled += 1
-                guard stalled < Self.stalledTurns else {
-                    throw HandsError("the daemon took no byte of \(bytes.count - offset) in \(Self.stalledTurns) turns")
+                let now = MonotonicClock.now()
+                guard now - (stalledSince ?? now) < Self.stalledNanoseconds else {
+                    throw HandsError("the daemon took no byte of \(bytes.count - offset) in \(Self.stalledNanoseconds / 1_000_000_000) s")
                 }
+                stalledSince = stalledSince ?? now
                 try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
             } else {
                 return false
             }
+        }
+        return true
+    }
+
+    /// Bytes this client sent that the daemon has not read yet (TIOCOUTQ, SIOCOUTQ for a socket).
+    var unreadByDaemon: Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : -1
+    }
+
+    /// Turns the daemon, waiting for its pacing, until it has read everything this client sent;
+    /// false if it has not after `seconds` of real time.
+    func waitUntilRead(seconds: Int = 10) throws -> Bool {
+        let giveUp = MonotonicClock.now() + Nanoseconds(seconds) * 1_000_000_000
+        while unreadByDaemon != 0 {
+            guard MonotonicClock.now() < giveUp else { return false }
+            try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
         }
         return true
     }

@@ -63,11 +63,15 @@ struct ScenarioClientsTests {
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue == "began" }) != nil)
+        let reloadedAt = daemon.clock.now
         daemon.daemon.reload()
-        // The scrub's next phase other than `moved` ends it: a second `began` first (the reload
-        // leaving the first gesture open while the flick starts another) fails.
+        // The scrub's next phase other than `moved` ends it, at the reload's time (not the
+        // flick's own end later): a second `began` first (the reload leaving the first gesture
+        // open while the flick starts another) fails.
         let end = try client.next(where: { $0["class"]?.stringValue == "scrub" && $0["phase"]?.stringValue != "moved" })
         #expect(end?["phase"] == .string("committed") || end?["phase"] == .string("cancelled"), "\(String(describing: end))")
+        let endNanoseconds = ((end?["time"]?.doubleValue ?? 0) * 1e9).rounded()
+        #expect(abs(endNanoseconds - Double(reloadedAt)) < 1000, "ended at \(endNanoseconds) ns, reloaded at \(reloadedAt)")
         #expect(daemon.said.last?.hasPrefix("reloaded \(path)") == true, "\(daemon.said)")
     }
 
@@ -118,6 +122,21 @@ struct ScenarioClientsTests {
         #expect(daemon.said.contains("kept the running configuration: \(path) line 3: key 'socket.group' names the group 'nogroupxyz', which does not exist on this system."), "\(daemon.said)")
         #expect(daemon.said.contains { $0.hasPrefix("kept the running configuration: \(path) line 4: key 'devices[0].profile' names no known device profile: 'powermat' (did you mean 'powermate'?); ") }, "\(daemon.said)")
         #expect(!daemon.said.contains { $0.hasPrefix("reloaded") })
+    }
+
+    @Test("a reload with 6,000 devices in the file is done, and a client is answered before and after it")
+    func reloadManyDevices() throws {
+        let entries = (0..<6000).map { "{ profile: 'powermate', path: '/dev/input/by-id/flywheel-test-\($0)' }" }
+        let path = try DaemonServingTests.write("{ devices: [\n" + entries.joined(separator: ",\n") + "\n] }")
+        let daemon = try InProcessDaemon(["--config", path, "--frames", "0", "--no-devices"])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        _ = try client.next()
+        #expect(try client.pong())
+        daemon.daemon.reload()
+        #expect(try client.next(where: { $0["class"] == .string("state") }) != nil)
+        #expect(daemon.said.last?.hasPrefix("reloaded \(path)") == true, "\(daemon.said.suffix(2))")
+        #expect(try client.pong())
     }
 
     @Test("started with devices[].acceleration: false, it says to write inertia: false, and serves")
