@@ -156,10 +156,22 @@ public final class EventLoop {
     public func runOnce(timeoutMilliseconds: Int32, onTimer timerHandler: () -> Void) throws(SystemError) {
         running = true
         try wait(timeoutMilliseconds: timeoutMilliseconds, onTimer: timerHandler)
-        if case .virtual(let virtualClock) = clock, let deadline = armedDeadline, virtualClock.now >= deadline, running {
+        guard case .virtual(let virtualClock) = clock else { return }
+        if let deadline = armedDeadline, virtualClock.now >= deadline, running {
             armedDeadline = nil
             timerHandler()
         }
+        for wakeTimer in wakeTimers where running { wakeTimer.fireIfDue(at: virtualClock.now) }
+    }
+
+    /// The socket server's own timers on a virtual clock (on CLOCK_MONOTONIC they are timerfds
+    /// the loop watches like any descriptor).
+    var wakeTimers: [WakeTimer] = []
+
+    /// The first deadline anything on the loop waits for: its timer's or, on a virtual clock, a
+    /// server timer's. What a test moves a virtual clock to.
+    public var nextDeadline: Nanoseconds? {
+        wakeTimers.compactMap(\.armedAt).reduce(armedDeadline) { earliest, time in min(earliest ?? time, time) }
     }
 
     /// Room for the events one `epoll_wait` reports (allocated once: an array passed `inout` to the

@@ -21,7 +21,7 @@ extension SocketServer {
         if client.heldBackSince != nil { return true }
         // A client being closed is read no more anyway: its last error is not to be replaced.
         guard client.discreteQueued > holdBackAbove, !client.closeAfterFlush else { return false }
-        client.heldBackSince = MonotonicClock.now()
+        client.heldBackSince = loop.clock.now()
         heldBackClients.append(client)
         updateInterest(client)
         armHoldBack()
@@ -53,7 +53,7 @@ extension SocketServer {
     /// The limit's timer fired: clients held back that long are disconnected with
     /// `queue-overflow` (their slots free at once); the others wait on.
     func expireHeldBack() {
-        let now = MonotonicClock.now()
+        let now = loop.clock.now()
         let expired = heldBackClients.filter { $0.dropped || now - ($0.heldBackSince ?? now) >= holdBackLimitNanoseconds }
         heldBackClients.removeAll { client in expired.contains { $0 === client } }
         for client in expired where !client.dropped {

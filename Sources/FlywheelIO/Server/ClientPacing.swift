@@ -2,19 +2,29 @@ import CLinux
 import FlywheelCore
 import Glibc
 
-/// A timerfd of its own in the loop, armed only while something waits for it: when the socket
-/// server's paused clients may be read again, or its held-back clients' time is up.
+/// A timer of the socket server's own beside the loop's, armed only while something waits for it:
+/// when its paused clients may be read again, or its held-back clients' time is up. A timerfd on
+/// CLOCK_MONOTONIC; on a loop whose clock is virtual, a deadline the loop fires once a test has
+/// moved the clock to it (``EventLoop/runOnce(timeoutMilliseconds:onTimer:)``).
 final class WakeTimer {
+    /// The timerfd; -1 on a virtual clock.
     let fd: Int32
     let loop: EventLoop
     /// What it is for, in error messages.
     let name: String
     /// The time it is armed for, if any.
     private(set) var armedAt: Nanoseconds?
+    let onExpiry: () -> Void
 
     init(loop: EventLoop, named name: String = "the socket server's pacing timer", onExpiry: @escaping () -> Void) throws(SystemError) {
         self.loop = loop
         self.name = name
+        self.onExpiry = onExpiry
+        if case .virtual = loop.clock {
+            fd = -1
+            loop.wakeTimers.append(self)
+            return
+        }
         fd = try Syscall.call("timerfd_create", name) {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         }
@@ -24,14 +34,15 @@ final class WakeTimer {
             guard case .processed? = try? Syscall.nonBlocking("read", self.name, { read(self.fd, &expirations, 8) })
             else { return }
             self.armedAt = nil
-            onExpiry()
+            self.onExpiry()
         }
     }
 
-    /// Arms it for the absolute CLOCK_MONOTONIC time `deadline` (or disarms it with nil).
+    /// Arms it for the absolute time `deadline` on the loop's clock (or disarms it with nil).
     func arm(at deadline: Nanoseconds?) {
         guard deadline != armedAt else { return }
         armedAt = deadline
+        guard fd >= 0 else { return }  // virtual: the loop compares it with the clock
         var spec = EventLoop.timerSpec(at: deadline)
         // EINVAL for a clamped time is impossible: a failure here is a bug.
         do {
@@ -43,7 +54,18 @@ final class WakeTimer {
         }
     }
 
+    /// On a virtual clock: fires it if the clock has reached its deadline.
+    func fireIfDue(at now: Nanoseconds) {
+        guard let armedAt, now >= armedAt else { return }
+        self.armedAt = nil
+        onExpiry()
+    }
+
     func close() {
+        guard fd >= 0 else {
+            loop.wakeTimers.removeAll { $0 === self }
+            return
+        }
         loop.unregister(fd)
         Glibc.close(fd)
     }
@@ -62,7 +84,7 @@ extension SocketServer {
     /// unread: ClientBackpressure.swift), false.
     func mayProceed(_ client: ClientConnection) -> Bool {
         if client.paused || holdsBack(client) { return false }
-        let now = MonotonicClock.now()
+        let now = loop.clock.now()
         if now - client.windowStart >= readWindowNanoseconds {
             client.windowStart = now
             client.windowUsed = 0
@@ -78,7 +100,7 @@ extension SocketServer {
 
     /// The pacing timer fired: clients whose window has ended are read and served again.
     func resumePaused() {
-        let now = MonotonicClock.now()
+        let now = loop.clock.now()
         let due = pausedClients.filter { $0.dropped || now - $0.windowStart >= readWindowNanoseconds }
         pausedClients.removeAll { $0.dropped || now - $0.windowStart >= readWindowNanoseconds }
         for client in due where !client.dropped {

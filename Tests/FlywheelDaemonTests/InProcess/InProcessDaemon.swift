@@ -1,12 +1,13 @@
 import FlywheelCore
 @testable import FlywheelDaemon
-import FlywheelIO
+@testable import FlywheelIO
 import Glibc
 
 /// flywheeld's ``Daemon`` in the test's own process, on a ``VirtualClock``: its socket is real,
-/// its loop is stepped by the test (one turn never waits), and its timer fires only when the
-/// test moves the clock to the deadline — as swift-nio's EmbeddedEventLoop does. Nothing sleeps:
-/// a frame 8 ms away is 8 ms of virtual time, reached at once.
+/// its loop is stepped by the test (one turn never waits), and its timers (the daemon's, and its
+/// socket server's pacing and hold-back) fire only when the test moves the clock to their
+/// deadlines — as swift-nio's EmbeddedEventLoop does. Nothing sleeps: a frame 8 ms away, a paced
+/// client's next window or a held-back client's 5 s limit is virtual time, reached at once.
 @MainActor
 final class InProcessDaemon {
     let clock = VirtualClock()
@@ -48,14 +49,15 @@ final class InProcessDaemon {
     /// A client of the socket.
     func connect() throws -> InProcessClient { try InProcessClient(self) }
 
-    /// One turn of the loop: what is ready is served, and the timer fires if the clock has passed
-    /// its deadline. It waits only when told to, and then only for what is real (the socket
-    /// server's pacing runs on the kernel's clock), never for virtual time.
+    /// One turn of the loop: what is ready is served, and the timers fire whose deadlines the
+    /// clock has passed. It waits only when told to, and then only for what is real (a socket, a
+    /// folder's change), never for virtual time.
     func turn(waitingMilliseconds: Int32 = 0) throws { try daemon.turn(waitingMilliseconds: waitingMilliseconds) }
 
-    /// Moves the clock to the timer's deadline and turns (which fires it); false when nothing is armed.
+    /// Moves the clock to the first deadline (the daemon's timer's, or its socket server's pacing
+    /// or hold-back timer's) and turns, which fires it; false when nothing is armed.
     func advanceToDeadline() throws -> Bool {
-        guard let deadline = daemon.loop.armedDeadline else { return false }
+        guard let deadline = daemon.loop.nextDeadline else { return false }
         clock.advance(to: deadline)
         try turn()
         return true
@@ -95,31 +97,44 @@ final class InProcessClient {
 
     deinit { close(fd) }
 
-    /// Real time a ``send(_:readingMeanwhile:)`` waits for the daemon to take a byte before it
-    /// gives up (the daemon holding the client back while nobody reads its answers): the server
-    /// paces a client's reading and holds it back on the kernel's clock, not the virtual one.
-    static let stalledNanoseconds: Nanoseconds = 30_000_000_000
+    /// Virtual time a ``send(_:readingMeanwhile:)`` lets pass while the daemon takes no byte before
+    /// it gives up (the daemon holding the client back while nobody reads its answers).
+    static let stalledNanoseconds: Nanoseconds = 600_000_000_000
 
-    /// Sends bytes, turning the daemon while the socket's buffer is full (and, when
-    /// `readingMeanwhile`, taking in the answers that came meanwhile, as a client reading on
+    /// Sends bytes, turning the daemon while the socket's buffer is full and moving the clock to
+    /// its next deadline when a turn does not help (the server paces a client's reading; and,
+    /// when `readingMeanwhile`, taking in the answers that came meanwhile, as a client reading on
     /// another thread would); false when the daemon has closed the connection.
     @discardableResult
     func send(_ bytes: [UInt8], readingMeanwhile: Bool = false) throws -> Bool {
         var offset = 0
         var stalledSince: Nanoseconds?
+        var idle = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if n > 0 {
                 offset += n
                 stalledSince = nil
+                idle = 0
             } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
                 if readingMeanwhile { while let count = receive(), count > 0 {} }
-                let now = MonotonicClock.now()
+                let now = served.clock.now
                 guard now - (stalledSince ?? now) < Self.stalledNanoseconds else {
                     throw HandsError("the daemon took no byte of \(bytes.count - offset) in \(Self.stalledNanoseconds / 1_000_000_000) s")
                 }
                 stalledSince = stalledSince ?? now
-                try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
+                // A turn first (what is ready), then the clock to the next deadline (the pacing's).
+                if idle < 2 {
+                    idle += 1
+                    try served.turn()
+                } else if try served.advanceToDeadline() {
+                    idle = 0
+                } else if idle < Self.idleTurns {
+                    idle += 1
+                    try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
+                } else {
+                    throw HandsError("the daemon takes no byte of \(bytes.count - offset) and waits for nothing")
+                }
             } else {
                 return false
             }
@@ -133,15 +148,15 @@ final class InProcessClient {
         return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : -1
     }
 
-    /// Turns the daemon, waiting for its pacing, until it has read everything this client sent;
-    /// false if it has not after `seconds` of real time.
-    func waitUntilRead(seconds: Int = 10) throws -> Bool {
-        let giveUp = MonotonicClock.now() + Nanoseconds(seconds) * 1_000_000_000
-        while unreadByDaemon != 0 {
-            guard MonotonicClock.now() < giveUp else { return false }
-            try served.turn(waitingMilliseconds: Self.idleWaitMilliseconds)
+    /// Turns the daemon, the clock moved on to its deadlines (its pacing's), until it has read
+    /// everything this client sent; false if it has not within 10,000 turns.
+    func waitUntilRead() throws -> Bool {
+        for _ in 0..<10_000 {
+            try served.turn()
+            if unreadByDaemon == 0 { return true }
+            _ = try served.advanceToDeadline()
         }
-        return true
+        return false
     }
 
     /// Ends the client's sending side (what `socat` does at the end of its input).
