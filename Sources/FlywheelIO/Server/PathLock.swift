@@ -30,7 +30,7 @@ final class PathLock {
                 throw UnixListener.SetupError(description: "Another flywheeld owns \(guarded) (it holds the lock \(lockPath)).")
             }
         } catch {
-            close(fd)
+            release()  // closes it once: the lock is whole, so its deinit runs too
             throw error
         }
     }

@@ -7,7 +7,7 @@ final class DaemonProcess {
     let directory: String
     let socketPath: String
     let notifyPath: String
-    let notifyFD: Int32
+    private(set) var notifyFD: Int32
     private(set) var pid: pid_t = 0
     private(set) var stderrFD: Int32 = -1
 
@@ -100,9 +100,13 @@ final class DaemonProcess {
         return status
     }
 
+    /// Closes the test's ends (once: a second call closes nothing) and removes the socket, its
+    /// lock and the directory.
     func cleanup() {
-        close(notifyFD)
-        close(stderrFD)
+        if notifyFD >= 0 { close(notifyFD) }
+        if stderrFD >= 0 { close(stderrFD) }
+        notifyFD = -1
+        stderrFD = -1
         unlink(notifyPath)
         unlink(socketPath)
         unlink(socketPath + ".lock")
@@ -133,9 +137,16 @@ final class TestClient {
     var buffer: [UInt8] = []
 
     init(_ path: String, timeoutSeconds: Int = 30) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let connected = withUnixAddress(path) { connect(fd, $0, $1) }
-        guard connected == 0 else { close(fd); throw TestFailure("connect to \(path) failed: errno \(errno)") }
+        guard connected == 0 else {
+            // Closed here and only here: `self.fd` is not set, so no deinit closes the number again
+            // (by then perhaps another test's descriptor, in this process of parallel tests).
+            let error = errno
+            close(fd)
+            throw TestFailure("connect to \(path) failed: errno \(error)")
+        }
+        self.fd = fd
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

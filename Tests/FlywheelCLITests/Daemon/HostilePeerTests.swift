@@ -115,6 +115,57 @@ struct HostilePeerTests {
         first.cleanup()
     }
 
+    /// The closes a traced run made (strace's `close(N) = R` lines), and those that failed.
+    static func closes(in trace: String) -> (all: [String], failed: [String]) {
+        let calls = (RepositoryPaths.read(trace) ?? "").split(separator: "\n").map(String.init).filter { $0.contains("close(") }
+        return (calls, calls.filter { $0.contains("= -1") })
+    }
+
+    @Test("no descriptor is closed twice: a second daemon refused by the lock, and the first's life (clients, reload, stop), traced, have no close that fails",
+          .enabled(if: access(strace, X_OK) == 0 || HostTools.required, "strace is not installed"))
+    func closesEachDescriptorOnce() throws {
+        // A second close of a number is EBADF, or, worse, closes whatever the number was given to
+        // since (another thread's client, in a process that shares it). strace shows the first.
+        let firstTrace = DaemonConfigurationTests.write("") + ".trace"
+        let first = try DaemonProcess(
+            ["--frames", "0"], shellPrefix: "\(Self.leaksUntraceable)exec \(Self.strace) -f -qq -e trace=close -e signal=none -o \(firstTrace) \"$0\" \"$@\";")
+        var firstRunning = true
+        defer {
+            // strace holds SIGTERM while its tracee runs: the daemon itself (strace's child) is signalled.
+            if firstRunning, let traced = Self.child(of: first.pid) { kill(traced, SIGTERM); _ = first.wait() }
+            first.cleanup()
+            unlink(firstTrace)
+        }
+        let secondTrace = firstTrace + ".second"
+        let second = try DaemonProcess(
+            ["--frames", "0"], socketPath: first.socketPath,
+            shellPrefix: "\(Self.leaksUntraceable)exec \(Self.strace) -f -qq -e trace=close -e signal=none -o \(secondTrace) \"$0\" \"$@\";", waitForReady: false)
+        #expect(second.wait() == 1)
+        #expect(second.readStderr().contains("holds the lock"))
+        defer { second.cleanup() }  // at the end: it removes its socket path, which is the first's
+        let refused = Self.closes(in: secondTrace)
+        unlink(secondTrace)
+        #expect(!refused.all.isEmpty, "the refused daemon's trace has no close: strace did not run")
+        #expect(refused.failed.isEmpty, "\(refused.failed)")
+
+        let witness = try TestClient(first.socketPath)
+        _ = witness.next()
+        for index in 0..<200 {
+            let client = try TestClient(first.socketPath)
+            if index % 2 == 0 { client.send("{\"cmd\":\"ping\"}") }
+        }
+        #expect(Self.pong(witness))
+        let traced = try #require(Self.child(of: first.pid))
+        kill(traced, SIGHUP)
+        #expect(witness.next(where: { $0["class"] == .string("state") }) != nil)  // the reload's state
+        kill(traced, SIGTERM)
+        #expect(first.wait() == 0)
+        firstRunning = false
+        let lived = Self.closes(in: firstTrace)
+        #expect(lived.all.count > 200, "\(lived.all.count) closes traced for 200 clients")
+        #expect(lived.failed.isEmpty, "\(lived.failed)")
+    }
+
     @Test("--check-config refuses an unknown socket group and an unknown profile, naming the key")
     func checkConfig() throws {
         let path = DaemonConfigurationTests.write("{ socket: { group: 'no-such-group-flywheel' }, devices: [{ profile: 'powermat', path: '/dev/input/event9' }] }")

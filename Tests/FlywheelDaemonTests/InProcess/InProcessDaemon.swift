@@ -82,7 +82,7 @@ final class InProcessClient {
 
     init(_ served: InProcessDaemon) throws {
         self.served = served
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in served.socketPath.utf8.enumerated() { raw[i] = b } }
@@ -90,9 +90,12 @@ final class InProcessClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
+            // Closed here and only here: `self.fd` is not set, so no deinit closes it again.
+            let error = errno
             close(fd)
-            throw HandsError("connect to \(served.socketPath) failed: errno \(errno)")
+            throw HandsError("connect to \(served.socketPath) failed: errno \(error)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
