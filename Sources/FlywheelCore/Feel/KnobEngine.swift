@@ -222,15 +222,19 @@ public struct KnobEngine: Sendable {
     /// The reported detent follows the hand with a tenth of a detent of hysteresis, one step at a time.
     /// A hand move in `direction` (±1; 0: either way) never steps it the other way: a hand-over
     /// may have reported the coast's steps ahead of the hand, and the hand catches them up.
+    /// Further than ``maximumDetentEvents`` from the hand, either way, it jumps there as one
+    /// event: so every motion planned from it starts within that many steps of the hand (a report
+    /// left far behind, by a far bounce the hand then turned on from, would step all the way at
+    /// the motion's start, one event a detent).
     mutating func followHand(at time: Nanoseconds, moving direction: Double = 0, into events: inout [Event]) {
         let shown = bounds.displayed(handPosition)
         let landing = bounds.clamp(shown > Double(reportedDetent) ? Int((shown - 0.6).rounded(.up)) : Int((shown + 0.6).rounded(.down)))
-        if direction != 0, Double(landing - reportedDetent) * direction < 0 { return }
         if abs(landing - reportedDetent) > Self.maximumDetentEvents {
             reportedDetent = landing
             events.append(.detent(reportedDetent, timeNanoseconds: time))
             return
         }
+        if direction != 0, Double(landing - reportedDetent) * direction < 0 { return }
         while shown - Double(reportedDetent) > 0.6, bounds.clamp(reportedDetent + 1) != reportedDetent {
             reportedDetent += 1
             events.append(.detent(reportedDetent, timeNanoseconds: time))

@@ -49,4 +49,34 @@ struct KnobEngineBounceTests {
         let back = engine.move(by: -1, at: 30_000 * Self.us)
         #expect(KnobEngineTests.detents(back) == [0])
     }
+
+    /// A move against the turn within the bounce window counts as bounce whatever its size, so
+    /// the report waits while the hand goes far back; the turn then goes on the first way. A
+    /// faulty or hostile device can send this (no contact bounces 176 detents), and the fuzzer
+    /// did: the report must reach the hand as one jump, as any long jump is, never as one step
+    /// event per detent at one instant (each a line to every client; 2⁵² at most).
+    @Test("a far bounce against the turn, then the turn goes on: the report jumps to the hand, and no move or wake-up brings more than 64 detent events",
+          arguments: [Bounds.unbounded, .clamp(0...280), .stop(0...280)], [-176.0, -3_000_000])
+    func farBounceThenTurn(bounds: Bounds, far: Double) {
+        var engine = KnobEngine(bounds: bounds, detent: 140)
+        let ms: Nanoseconds = 1_000_000
+        var calls: [[KnobEngine.Event]] = []
+        // A turn, a report far back 1 ms later (bounce by its timing), forward again (the bounce
+        // settling, by its timing too), and one more detent of the turn.
+        for (delta, time) in [(1.0, 1_000 * ms), (1, 1_010 * ms), (far, 1_011 * ms), (1, 1_012 * ms), (1, 1_013 * ms)] {
+            calls.append(engine.move(by: delta, at: time))
+        }
+        var wakeups = 0
+        while let deadline = engine.nextDeadline, wakeups < 1000 {
+            calls.append(engine.advance(to: deadline))
+            wakeups += 1
+        }
+        let most = calls.map { KnobEngineTests.detents($0).count }.max() ?? 0
+        #expect(most <= KnobEngine.maximumDetentEvents, "\(most) detent events in one call")
+        #expect(engine.nextDeadline == nil, "at rest after \(wakeups) wake-ups")
+        // It rests where the hand is (140 + 2 + far + 2, within the range), or a coast on from it
+        // at most: the velocity fit saw the far report, and a release's speed is capped.
+        let coast = Int(engine.parameters.maximumSpeed / engine.parameters.friction.perSecond) + 1
+        #expect(abs(engine.reportedDetent - bounds.clamp(144 + Int(far))) <= coast, "rests on \(engine.reportedDetent)")
+    }
 }
