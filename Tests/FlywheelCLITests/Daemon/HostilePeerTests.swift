@@ -56,6 +56,10 @@ struct HostilePeerTests {
     /// LeakSanitizer cannot run under ptrace (it stops the program's threads with it): a daemon
     /// built with --sanitize=address is traced with its leak check off (the other tests run it).
     static let leaksUntraceable = FaultyPeer.sanitizer == "address" ? "export ASAN_OPTIONS=detect_leaks=0; " : ""
+    /// A ``DaemonProcess`` shell prefix that runs the daemon under strace, tracing `calls` into `trace`.
+    static func tracing(_ calls: String, into trace: String) -> String {
+        "\(leaksUntraceable)exec \(strace) -f -qq -e trace=\(calls) -e signal=none -o \(trace) \"$0\" \"$@\";"
+    }
     @Test("the socket's mode and group are never set by a path that follows links (every such call, traced, is lchown or on a descriptor)",
           .enabled(if: access(strace, X_OK) == 0 || HostTools.required, "strace is not installed"))
     func permissionsNeverFollowLinks() throws {
@@ -63,7 +67,7 @@ struct HostilePeerTests {
         let path = DaemonConfigurationTests.write("{ socket: { group: 'daemon', mode: '0666' } }")
         let daemon = try DaemonProcess(
             ["--config", path, "--frames", "0"],
-            shellPrefix: "\(Self.leaksUntraceable)exec \(Self.strace) -f -qq -e trace=chmod,fchmodat,chown,fchownat,lchown,fchmod,fchown,rename,renameat,renameat2 -o \(trace) \"$0\" \"$@\";")
+            shellPrefix: Self.tracing("chmod,fchmodat,chown,fchownat,lchown,fchmod,fchown,rename,renameat,renameat2", into: trace))
         #expect(try TestClient(daemon.socketPath).next()?["class"] == .string("hello"))
         // strace holds SIGTERM while its tracee runs: the daemon itself (strace's child) is stopped.
         let traced = try #require(Self.child(of: daemon.pid))
@@ -128,7 +132,7 @@ struct HostilePeerTests {
         // since (another thread's client, in a process that shares it). strace shows the first.
         let firstTrace = DaemonConfigurationTests.write("") + ".trace"
         let first = try DaemonProcess(
-            ["--frames", "0"], shellPrefix: "\(Self.leaksUntraceable)exec \(Self.strace) -f -qq -e trace=close -e signal=none -o \(firstTrace) \"$0\" \"$@\";")
+            ["--frames", "0"], shellPrefix: Self.tracing("close", into: firstTrace))
         var firstRunning = true
         defer {
             // strace holds SIGTERM while its tracee runs: the daemon itself (strace's child) is signalled.
@@ -139,7 +143,7 @@ struct HostilePeerTests {
         let secondTrace = firstTrace + ".second"
         let second = try DaemonProcess(
             ["--frames", "0"], socketPath: first.socketPath,
-            shellPrefix: "\(Self.leaksUntraceable)exec \(Self.strace) -f -qq -e trace=close -e signal=none -o \(secondTrace) \"$0\" \"$@\";", waitForReady: false)
+            shellPrefix: Self.tracing("close", into: secondTrace), waitForReady: false)
         #expect(second.wait() == 1)
         #expect(second.readStderr().contains("holds the lock"))
         defer { second.cleanup() }  // at the end: it removes its socket path, which is the first's
