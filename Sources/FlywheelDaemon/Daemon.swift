@@ -35,6 +35,8 @@ public final class Daemon {
     /// Where the daemon's sentences go (standard error, each line begun with `flywheeld: `; a
     /// test's own list in process).
     let log: (String) -> Void
+    /// The state file, when there is one: restored at start, written after changes.
+    let stateKeeper: StateKeeper?
 
     /// Sets the daemon up: configuration, input, socket, devices, its time read from `clock`.
     /// Nothing runs until ``run()``.
@@ -91,6 +93,17 @@ public final class Daemon {
 
         let scrubDuration = options.scrubDurationSeconds ?? DaemonOptions.defaultScrubDuration(playing: options.simulate)
         pipeline = Pipeline(core: Self.core(configuration, options: options, scrubDurationSeconds: scrubDuration))
+        // The saved state, before READY: then the configuration's bounds apply to it.
+        stateKeeper = options.stateFile.map { StateKeeper(path: $0, log: log) }
+        if let stateKeeper, let saved = stateKeeper.load(quiet: options.quiet) {
+            let notes = pipeline.core.restore(saved, configured: configuration.tempoDial, restoreMaxVolume: configuration.volumeRestoreMax)
+            for note in notes { log("warning: \(stateKeeper.path): \(note).") }
+            if !options.quiet {
+                let state = pipeline.core.currentState
+                log("restored from \(stateKeeper.path): the tempo \(state.tempoBPM) BPM, the volume \(state.volume), the mode \(state.mode.rawValue).")
+            }
+        }
+        stateKeeper?.started(with: pipeline.savedState(configured: configuration.tempoDial))
         let configuration = self.configuration
         timelineDevice = timeline.map { $0.device(path: playedPath ?? "", configuration: configuration) }
         banner = DaemonBanner(
@@ -137,7 +150,9 @@ public final class Daemon {
 
     /// The devices as `hello` lists them.
     var devices: [InputDevice] {
-        (timelineDevice.map { [$0] } ?? []) + (manager?.openDevices ?? [])
+        // A played timeline's device is gone once the timeline is over (`--simulate` without `--loop`).
+        let played = pipeline.playback?.isOver == true ? nil : timelineDevice
+        return (played.map { [$0] } ?? []) + (manager?.openDevices ?? [])
     }
 
     func wire() throws(ToolError) {
@@ -189,6 +204,10 @@ public final class Daemon {
     func schedule(pipelineDeadline: Nanoseconds?) {
         // Without building an array.
         var earliest = Pipeline.earliest(pipelineDeadline, nextWatchdog)
+        if let stateKeeper {
+            stateKeeper.note(pipeline.savedState(configured: configuration.tempoDial), now: clock.now)
+            earliest = Pipeline.earliest(earliest, stateKeeper.dueNanoseconds)
+        }
         if let manager {
             earliest = Pipeline.earliest(earliest, manager.nextDeadline)
             if let nextBeat, !manager.openDevices.isEmpty { earliest = Pipeline.earliest(earliest, nextBeat) }
@@ -207,6 +226,8 @@ public final class Daemon {
         let pipelineDeadline = pipeline.advance(to: now)
         let wantedFrames = pipeline.wantsFrames
         deliver()
+        // After the turn's messages are out: the write's syncs delay nothing of this turn.
+        stateKeeper?.writeIfDue(pipeline.savedState(configured: configuration.tempoDial), at: now)
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {
             _ = SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + interval
@@ -284,6 +305,7 @@ public final class Daemon {
     /// What serving ends with: STOPPING=1, the devices and the socket closed.
     func finish() {
         _ = SystemdNotify.send("STOPPING=1")
+        stateKeeper?.flush(pipeline.savedState(configured: configuration.tempoDial), at: clock.now())
         manager?.shutdown()
         server.shutdown()
     }

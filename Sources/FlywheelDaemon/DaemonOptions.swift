@@ -1,4 +1,5 @@
 import FlywheelCore
+import FlywheelIO
 
 /// flywheeld's command line.
 public struct DaemonOptions: Sendable {
@@ -34,6 +35,17 @@ public struct DaemonOptions: Sendable {
     public var noDevices = false
     /// Say nothing at start (the line naming the socket and the input).
     public var quiet = false
+    /// The state file (`--state FILE`); nil: `$STATE_DIRECTORY/state` under systemd, else none.
+    public var statePath: String?
+
+    /// The state file used: `--state FILE`, else, serving devices (not `--simulate` nor
+    /// `--replay`), `state` in systemd's first `$STATE_DIRECTORY` (`StateDirectory=flywheel`:
+    /// /var/lib/flywheel/state); else none.
+    public var stateFile: String? {
+        if let statePath { return statePath }
+        guard simulate == nil, replay == nil, let directory = Environment.value("STATE_DIRECTORY")?.split(separator: ":").first else { return nil }
+        return directory + "/state"
+    }
 
     /// The default configuration file.
     public static let defaultConfigPath = ConfigurationFile.defaultPath
@@ -64,7 +76,7 @@ public struct DaemonOptions: Sendable {
         Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--quiet]
                          [--simulate SCENARIO [--loop]] [--replay FILE [--channels A,B] [--loop]] [--hardware DIR]
                          [--hold-until-clients N] [--frames HZ] [--scrub-duration S] [--max-clients N]
-                         [--input-dir DIR] [--gpio-dir DIR] [--no-devices] [--help] [--version]
+                         [--input-dir DIR] [--gpio-dir DIR] [--no-devices] [--state FILE] [--help] [--version]
 
           --config PATH       the configuration (JSON5; default /etc/flywheel/flywheel.json5, absent = defaults;
                               udev/flywheel.json5 is a commented one to start from); SIGHUP reloads it
@@ -86,6 +98,9 @@ public struct DaemonOptions: Sendable {
           --input-dir DIR     where evdev nodes appear (default /dev/input)
           --gpio-dir DIR      where GPIO chips appear (default /dev)
           --no-devices        take no hardware (only --simulate/--replay input)
+          --state FILE        keep the tempo, volume and mode in FILE across restarts and power cuts
+                              (default under systemd: $STATE_DIRECTORY/state, /var/lib/flywheel/state;
+                              else none; never with --simulate or --replay unless given)
           --help, -h          print this and exit
           --version           print the version and exit
 
@@ -133,6 +148,10 @@ public struct DaemonOptions: Sendable {
         options.gpioDirectory = try args.option("gpio-dir") ?? options.gpioDirectory
         options.noDevices = args.flag("no-devices")
         options.quiet = args.flag("quiet")
+        options.statePath = try args.option("state")
+        if let path = options.statePath, path.isEmpty || path.hasSuffix("/") {
+            throw .usage("--state takes a file's path, not '\(path)'")
+        }
         _ = try args.positionals("no other arguments", count: 0...0)
         if options.simulate != nil && options.replay != nil { throw .usage("choose one of --simulate and --replay") }
         if options.loop && options.simulate == nil && options.replay == nil {

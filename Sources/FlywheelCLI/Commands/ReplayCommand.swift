@@ -69,9 +69,15 @@ enum ReplayCommand {
         // The configured device for the timeline's profile, as flywheeld plays it; --control pins its knob.
         var device = timeline.device(path: path, configuration: configuration)
         if controlName != nil { device.route = route }
+        // Printed as the run goes (its memory is a step's messages, however long it runs); a
+        // recording that ends with a button down ends too: its device is removed at its end.
         var text = ""
-        for message in Self.messages(timeline, device: device, core: core) {
-            text += String(decoding: message.bytesWithoutSeq, as: UTF8.self)
+        Self.play(timeline, device: device, core: core) { messages in
+            for message in messages { text += String(decoding: message.bytesWithoutSeq, as: UTF8.self) }
+            if text.utf8.count >= 1 << 16 {
+                console.out(text)
+                text = ""
+            }
         }
         console.out(text)
     }
@@ -80,12 +86,19 @@ enum ReplayCommand {
     /// (frames included when the core has a frame rate): what a client watching every class,
     /// with frames, receives.
     static func messages(_ timeline: InputTimeline, device: InputDevice, core: DaemonCore) -> [ServerMessage] {
+        var all: [ServerMessage] = []
+        play(timeline, device: device, core: core) { all += $0 }
+        return all
+    }
+
+    /// ``messages(_:device:core:)`` handed to `deliver` a step at a time.
+    static func play(_ timeline: InputTimeline, device: InputDevice, core: DaemonCore, _ deliver: ([ServerMessage]) -> Void) {
         let pipeline = Pipeline(core: core)
         pipeline.wantsFrames = core.framesPerSecond > 0
         let playback = Playback(
             items: timeline.items.map { ($0.timeNanoseconds, $0.item) }, endNanoseconds: timeline.endNanoseconds, device: device,
             loops: false, start: 0)
         pipeline.play(playback)
-        return pipeline.runToEnd()
+        pipeline.runToEnd(deliver)
     }
 }

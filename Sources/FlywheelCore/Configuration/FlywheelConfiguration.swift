@@ -10,7 +10,8 @@
 ///     tempo: { range: [20, 300], table: "integer", bpm: 120, bounds: "rubber",  // "hard", "wrap"
 ///              resolution: 1,  // 0.1, 0.2 or 0.5: the integer table in tenths of a BPM
 ///              acceleration: "gentle" },  // "off", "strong", or { curve: [[5, 1], [15, 2], [30, 4]] }
-///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber", acceleration: "gentle" },
+///     volume: { cap: 100, start: 30, step: 2, bounds: "rubber", acceleration: "gentle",
+///               restore_max: 50 },  // a volume restored from the state file starts at most here
 ///     scrub: { detents_per_sweep: 200, seconds_per_detent: [0.5, 30], arming_ms: 200,
 ///              shuttle_rates: [0.5, 1, 2, 4, 8, 16, 32] },  // commit: "on-rest" or "armed"
 ///     mode: { segments: ["tempo", "scrub"], initial: "tempo" },
@@ -33,6 +34,12 @@ public struct FlywheelConfiguration: Sendable {
     /// The volume dial (cap and step per detent) and its starting volume.
     package var volumeDial = VolumeDial()
     public var volume: Double = 30
+    /// The most a volume restored from the state file starts at (percent): a box switched on does
+    /// not start loud (`controls.volume.restore_max`).
+    public var volumeRestoreMax = Self.defaultVolumeRestoreMax
+    /// ``volumeRestoreMax``'s default: 50 %, half of full scale — loud enough to hear at once, not
+    /// the party's volume at breakfast.
+    public static let defaultVolumeRestoreMax = 50
     /// The scrubber's resolution and arming.
     package var detentsPerSweep: Double = 200
     public var secondsPerDetent: ClosedRange<Double> = 0.5...30
@@ -198,12 +205,13 @@ public struct FlywheelConfiguration: Sendable {
         config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
 
         let volume = try controls.child("volume")
-        try volume.only(["cap", "start", "step", "bounds", "acceleration"])
+        try volume.only(["cap", "start", "step", "bounds", "acceleration", "restore_max"])
         config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration")
         let cap = try volume.integer("cap", in: 1...100, default: 100)
         config.volumeDial = VolumeDial(
             cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)), bounds: try volume.choice("bounds", default: DialBounds.rubber))
         config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap)))
+        config.volumeRestoreMax = try volume.integer("restore_max", in: 0...100, default: Self.defaultVolumeRestoreMax)
 
         let scrub = try controls.child("scrub")
         try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"])

@@ -45,8 +45,9 @@ public struct VolumeControl: DialControl {
     /// The dial's units in one of the wire's (tenths of a BPM; percent).
     package static let unitsPerValue: Double = 1
 
-    /// Sets the volume (a client `set`), stopping any motion.
-    public mutating func set(volume: Double) { knob.set(value: volume) }
+    /// Sets the volume (a client `set`: the nearest step), stopping any motion; `exact`: to the
+    /// percent (a restored volume, which fine control may have left between steps).
+    public mutating func set(volume: Double, exact: Bool = false) { knob.set(value: volume, exact: exact) }
 
     /// The control it is.
     public static let control = Control.volume

@@ -34,6 +34,9 @@ public final class Pipeline {
     /// A timeline being played, if any.
     public var playback: Playback? { state.played }
 
+    /// What a state file keeps of the controls now (read in place: no copy of the controls).
+    public func savedState(configured: TempoDial) -> SavedState { state.controls.savedState(configured: configured) }
+
     /// Whether anyone wants continuous frames (the server says; the replay always does when
     /// frames are on). Without, no frame is ever scheduled.
     public var wantsFrames: Bool {
@@ -85,16 +88,24 @@ public final class Pipeline {
     }
 
     /// Runs a played timeline to its end in virtual time (nothing else feeds it): every message,
-    /// frames included when wanted, until the playback is over and the controls rest. Returns
-    /// them (the outbox's included) and leaves the outbox empty.
+    /// frames included when wanted, until the playback is over (its device removed, so nothing it
+    /// held repeats) and the controls rest. Returns them (the outbox's included) and leaves the
+    /// outbox empty.
     public func runToEnd() -> [ServerMessage] {
+        var messages: [ServerMessage] = []
+        runToEnd { messages += $0 }
+        return messages
+    }
+
+    /// ``runToEnd()`` handing each step's messages to `deliver` as they come (memory bounded by
+    /// a step, not by the run).
+    public func runToEnd(_ deliver: ([ServerMessage]) -> Void) {
         precondition(playback?.loops != true, "a looping playback has no end")
-        var messages = takeMessages()
+        deliver(takeMessages())
         while let due = nextDeadline {
             advance(to: due)
-            messages += takeMessages()
+            deliver(takeMessages())
         }
-        return messages
     }
 }
 
@@ -151,6 +162,9 @@ struct PipelineState {
                 nextFrame = nil
             } else if let input = played?.next(dueBy: due), let device = played?.device {
                 route(input, from: device, into: outbox)
+            } else if let end = played?.end(dueBy: due), let device = played?.device {
+                // The timeline is over: its device goes, and what its buttons held ends with it.
+                removed(device, at: end, into: outbox)
             } else {
                 return nextDeadline  // a loop restarted: its first item is due later
             }
@@ -170,12 +184,21 @@ struct PipelineState {
 
     /// A device came or went: everything due first, then the device's message.
     mutating func deviceChanged(_ change: DeviceChange, _ device: InputDevice, at time: Nanoseconds, into outbox: Outbox) {
-        if change == .removed {
-            stepRemainders[device.identity] = nil
-            controls.forgetPresses(of: device.identity)
-        }
         _ = advance(to: max(time, stepTime), into: outbox)
-        outbox.append(DaemonCore.device(change, device, at: max(time, stepTime)))
+        if change == .removed {
+            removed(device, at: max(time, stepTime), into: outbox)
+        } else {
+            outbox.append(DaemonCore.device(change, device, at: max(time, stepTime)))
+        }
+    }
+
+    /// `device` went at `time` (everything due before it done): what its buttons held ends, and
+    /// its `removed` message.
+    mutating func removed(_ device: InputDevice, at time: Nanoseconds, into outbox: Outbox) {
+        step(to: time)
+        stepRemainders[device.identity] = nil
+        controls.forgetPresses(of: device.identity)
+        outbox.append(DaemonCore.device(.removed, device, at: time))
     }
 
     mutating func step(to t: Nanoseconds) { stepTime = max(stepTime, t) }

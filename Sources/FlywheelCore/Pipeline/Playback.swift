@@ -26,7 +26,10 @@ public struct Playback: Sendable {
     /// When the current pass started, on the pipeline's clock.
     package private(set) var startNanoseconds: Nanoseconds
     private(set) var index = 0
-    /// When the next item is due (or the next pass starts); nil when the playback is over. Kept
+    /// Whether a playback that does not loop has reached its end (its device is then removed).
+    public private(set) var isOver = false
+    /// When the next item is due (or the next pass starts, or a playback that does not loop ends);
+    /// nil when the playback is over. Kept
     /// up to date as items are taken (asked at every step and wake-up).
     public private(set) var nextDeadline: Nanoseconds?
 
@@ -55,7 +58,16 @@ public struct Playback: Sendable {
     var computedDeadline: Nanoseconds? {
         let items = source.items
         if index < items.count { return startNanoseconds + items[index].timeNanoseconds }
-        return source.loops ? startNanoseconds + source.endNanoseconds : nil
+        return isOver ? nil : startNanoseconds + source.endNanoseconds
+    }
+
+    /// The end's time, once, if a playback that does not loop has played every item and its end
+    /// is due by `now`; it is then over.
+    public mutating func end(dueBy now: Nanoseconds) -> Nanoseconds? {
+        guard !source.loops, !isOver, index >= source.items.count, startNanoseconds + source.endNanoseconds <= now else { return nil }
+        isOver = true
+        nextDeadline = nil
+        return startNanoseconds + source.endNanoseconds
     }
 
     /// Takes the next item if it is due by `now` (starting the next pass first when a loop ends).

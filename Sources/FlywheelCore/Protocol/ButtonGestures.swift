@@ -85,10 +85,12 @@ extension DaemonCore {
         return messages
     }
 
-    /// A device went away: its buttons held down are forgotten (their release never comes); taps
-    /// already made still act when their double-press time has passed.
+    /// A device went away: its buttons held down are forgotten (their release never comes): its
+    /// holds end and its repeats stop; taps already made still act when their double-press time
+    /// has passed.
     package mutating func forgetPresses(of device: DeviceIdentity) {
         buttonPresses.down = buttonPresses.down.filter { $0.key.device != device }
+        holds = holds.filter { $0.key.device != device }
         forgetRepeats(of: device)
     }
 

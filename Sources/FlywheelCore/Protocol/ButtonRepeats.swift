@@ -11,6 +11,8 @@ struct ButtonRepeats: Sendable {
         var control: Control
         var direction: Int
         var dueNanoseconds: Nanoseconds
+        /// Whether the action is the device's own (kept at a reload) rather than `controls.buttons`'.
+        var fromDevice: Bool
     }
 
     /// The buttons held down that repeat.
@@ -37,12 +39,15 @@ extension DaemonCore {
     }
 
     /// A stepping button pressed (a step now, repeats to come) or released (no more).
-    mutating func stepButton(_ key: ButtonKey, _ control: Control, _ direction: Int, pressed: Bool, at time: Nanoseconds) -> [ServerMessage] {
+    mutating func stepButton(
+        _ key: ButtonKey, _ control: Control, _ direction: Int, pressed: Bool, at time: Nanoseconds, fromDevice: Bool
+    ) -> [ServerMessage] {
         guard pressed else {
             buttonRepeats.held[key] = nil
             return []
         }
-        buttonRepeats.held[key] = ButtonRepeats.Held(control: control, direction: direction, dueNanoseconds: time + ButtonRepeats.delayNanoseconds)
+        buttonRepeats.held[key] = ButtonRepeats.Held(
+            control: control, direction: direction, dueNanoseconds: time + ButtonRepeats.delayNanoseconds, fromDevice: fromDevice)
         return buttonStep(control, direction, at: time, device: key.device)
     }
 

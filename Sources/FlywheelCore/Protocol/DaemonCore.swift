@@ -37,10 +37,10 @@ public struct DaemonCore: Sendable {
     /// (`"bpm":92.5`); a client that parses a whole `bpm` must take a decimal.
     public static let protocolMinorVersion = 1
 
-    public private(set) var tempo: TempoControl
+    public internal(set) var tempo: TempoControl
     public private(set) var scrub: ScrubControl
-    public private(set) var volume: VolumeControl
-    public private(set) var mode: ModeSwitch
+    public internal(set) var volume: VolumeControl
+    public internal(set) var mode: ModeSwitch
     var tapTempo = TapTempo()
     let parameters: FeelParameters
     /// Continuous frames per second while in motion (0: none).
@@ -49,14 +49,16 @@ public struct DaemonCore: Sendable {
     package var shuttleRates = ShuttleRates()
     /// What each button does (by key code); unlisted buttons switch the mode on a tap.
     public var buttonActions: [UInt16: ButtonAction] = [:]
-    /// The control a held `hold-*` button gives the knob, while it is held.
-    var heldControl: Control?
+    /// The `hold-*` buttons held down, each its own (by device and code).
+    var holds = ButtonHolds()
+    /// The control the last pressed `hold-<control>` button still held gives the knob.
+    var heldControl: Control? { holds.control }
     /// The navigator: detents are tracks.
     package private(set) var navigate = NavigateControl()
     /// Buttons that step a control, held down.
     var buttonRepeats = ButtonRepeats()
-    /// Whether a `hold-fine` button is held: knobs move finely.
-    package private(set) var fineHeld = false
+    /// Whether a `hold-fine` button is held (any of them): knobs move finely.
+    package var fineHeld: Bool { holds.fine }
     /// A finger on a touch strip, from its touch-down to its lift.
     var strip: StripTouch?
     /// The mode switch's pan and snap, for frames.
@@ -195,16 +197,20 @@ public struct DaemonCore: Sendable {
             // Each press is a tap of the tap-tempo (the release means nothing).
             if pressed { messages += handle(.tap, at: time).broadcast }
             return messages
-        case .hold(let control):
-            // Press-and-turn: while held, a knob that follows the mode drives `control`.
-            heldControl = pressed ? control : nil
-            return messages
-        case .holdFine:
-            // Push-and-turn fine: while held, every knob moves a tenth of a step a detent.
-            fineHeld = pressed
+        case .hold, .holdFine:
+            // Press-and-turn (while held, a knob that follows the mode drives the control) or
+            // push-and-turn fine (every knob moves a tenth of a step a detent): this button's own
+            // hold, until its own release or its device's removal.
+            let key = ButtonKey(device: device, code: code)
+            if pressed {
+                holds.press(key, action, fromDevice: deviceActions[code] != nil)
+            } else {
+                holds.release(key)
+            }
             return messages
         case .step(let control, let direction):
-            return messages + stepButton(ButtonKey(device: device, code: code), control, direction, pressed: pressed, at: time)
+            return messages
+                + stepButton(ButtonKey(device: device, code: code), control, direction, pressed: pressed, at: time, fromDevice: deviceActions[code] != nil)
         }
         if pressed {
             pressedAt[code] = time
@@ -317,7 +323,7 @@ public struct DaemonCore: Sendable {
             if let bpm, !(Double(dial.range.lowerBound)...Double(dial.range.upperBound)).contains((bpm * 10).rounded() / 10) {
                 return (Self.error(.outOfRange, "\"bpm\" must be within \(dial.range.lowerBound)–\(dial.range.upperBound), not \(JSONValue.double(bpm).encoded()).", at: time), [])
             }
-            tempo = TempoControl(dial: dial, bpm: target, parameters: parameters)
+            tempo = TempoControl(dial: dial, bpm: target, parameters: parameters, acceleration: tempo.knob.acceleration)
             let event = ControlEvent.tempo(bpm: tempo.bpm, value: tempo.detent, phase: .set, timeNanoseconds: time)
             return (state(at: time), [ServerMessage(event)])
         case .setScrub(let duration, let position):
@@ -414,6 +420,13 @@ extension DaemonCore {
         next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)))
         next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
         _ = next.mode.select(mode.active)
+        // A held button goes on holding or repeating only while the new settings give it the same
+        // action (a device's own buttons change only at a restart); its release ends it as before.
+        func kept(_ code: UInt16, _ action: ButtonAction, fromDevice: Bool) -> Bool {
+            fromDevice || configuration.buttonActions[code] == action
+        }
+        next.holds = holds.filter { kept($0.key.code, $0.action, fromDevice: $0.fromDevice) }
+        next.buttonRepeats.held = buttonRepeats.held.filter { kept($0.key.code, .step($0.value.control, $0.value.direction), fromDevice: $0.value.fromDevice) }
         return next
     }
 

@@ -26,11 +26,12 @@ public enum FileSystem {
     /// without blocking (a FIFO put in its place cannot stall the caller), refused when it is a
     /// device, a FIFO, a socket or a directory, or when it is longer than the limit (a link to
     /// /dev/zero cannot make the caller read forever). Links are followed: a configuration may be
-    /// a link into a managed tree, but what it names must be a regular file.
-    public static func readRegularFile(_ path: String, limitBytes: Int) throws(FileReadError) -> [UInt8] {
+    /// a link into a managed tree, but what it names must be a regular file; `followingLinks`
+    /// false refuses a link itself (ELOOP: a state file, which is data the daemon wrote).
+    public static func readRegularFile(_ path: String, limitBytes: Int, followingLinks: Bool = true) throws(FileReadError) -> [UInt8] {
         let fd: Int32
         do {
-            fd = try Syscall.call("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+            fd = try Syscall.call("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)) }
         } catch {
             throw .system(error)
         }
