@@ -83,7 +83,7 @@ struct SystemdUnitTests {
         #expect(text.contains("ExecStart=/usr/bin/flywheeld\n"), "the package installs the daemon in /usr/bin")
         for line in ["Type=notify", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                      "RestrictAddressFamilies=AF_UNIX", "DevicePolicy=closed", "DeviceAllow=char-input rw",
-                     "DeviceAllow=char-gpiochip rw", "SupplementaryGroups=input gpio", "ReadOnlyPaths=/tmp /var/tmp /dev/shm -/dev/mqueue"] {
+                     "DeviceAllow=char-gpiochip rw", "SupplementaryGroups=input gpio", "ReadOnlyPaths=/tmp /var/tmp /dev/shm -/dev/mqueue", "StateDirectory=flywheel"] {
             #expect(text.contains(line + "\n"), "missing \(line)")
         }
         // systemd deletes a service's runtime directory when it stops: with /run/flywheel as one, a

@@ -388,6 +388,40 @@ def test_hotplug_uinput():
     daemon.stop()
 
 
+HOLDS = """{
+  feel: { min_fling_speed: 1000 },
+  controls: { tempo: { range: [1, 1000], bpm: 120, acceleration: "off" }, volume: { start: 30, step: 1, acceleration: "off" },
+              mode: { segments: ["tempo"] }, buttons: { BTN_5: "hold-fine", BTN_6: "volume+" } },
+}"""
+
+
+def test_unplugged_holding():
+    """A ShuttleXpress unplugged while its hold-fine and volume+ buttons are held: the volume's repeat
+    stops with the device and fine control ends (a PowerMate turned next moves whole BPMs). The
+    kernel sends key releases for held keys as it unplugs a device (input_disconnect_device), which
+    flywheeld may or may not read before the node answers ENODEV: either way the holds end."""
+    daemon = Daemon(HOLDS)
+    client = daemon.client()
+    held = os.path.join(daemon.dir, "held.sim")
+    with open(held, "w") as f:
+        f.write("device shuttlexpress\nbounce off\nhold 200ms\npress BTN_5\npress BTN_6\n")
+    play(held, "--uinput", "--linger", "1.5")   # both buttons down for 1.5 s, then the device goes
+    removed = client.next_or_seen(lambda m: m["class"] == "device" and m["action"] == "removed")
+    volumes = [m for m in client.seen if m["class"] == "volume"]
+    check(len(volumes) >= 10, "volume+ held 1.5 s repeated %d times: %s" % (len(volumes), [(m["class"], m.get("action") or m.get("phase"), m.get("code"), m["time"]) for m in client.seen][:40]))
+    before = client.state()["volume"]["volume"]
+    time.sleep(1.0)  # measuring that nothing repeats once the device is gone, not waiting for anything
+    after = client.state()["volume"]["volume"]
+    # (The last step's `settled` may come after the removal: a step, never.)
+    late = [m for m in client.seen if m["class"] == "volume" and m["phase"] != "settled" and m["time"] > removed["time"]]
+    check(after == before and not late, "the volume went on after the unplug: %d -> %d, %s" % (before, after, late[:3]))
+    play(scenario("powermate-spin"), "--uinput", "--linger", "0.5")
+    expected = 120 + truth("powermate-spin")
+    bpm = settled_tempo(client, expected)
+    check(bpm == expected, "tempo %s after the unplugged hold-fine, expected %d (fine would give %.1f)" % (bpm, expected, 120 + truth("powermate-spin") / 10))
+    daemon.stop()
+
+
 def test_unreadable_then_readable():
     """A node that is unreadable for its first second (udev not done) is taken once readable."""
     daemon = Daemon(TEMPO_ONLY % "", as_user=True)
@@ -1000,7 +1034,7 @@ def test_keys_uinput():
 
 
 TESTS = [test_powermate_uinput, test_shuttlexpress_uinput, test_bouncy_encoder_gpio_sim, test_gpio_overflow_gap, test_pi_header_layouts,
-         test_pi_header_named_wrong, test_hotplug_uinput, test_unreadable_then_readable,
+         test_pi_header_named_wrong, test_hotplug_uinput, test_unplugged_holding, test_unreadable_then_readable,
          test_two_knobs_uinput, test_midi_virmidi, test_powermate_led_beat, test_alsa_dummy, test_alsa_event_burst, test_keys_uinput]
 
 
