@@ -37,6 +37,8 @@ public final class Daemon {
     let log: (String) -> Void
     /// The state file, when there is one: restored at start, written after changes.
     let stateKeeper: StateKeeper?
+    /// Whether the end of a played timeline (`--simulate`/`--replay` without `--loop`) was said.
+    var saidPlaybackEnd = false
 
     /// Sets the daemon up: configuration, input, socket, devices, its time read from `clock`.
     /// Nothing runs until ``run()``.
@@ -151,7 +153,7 @@ public final class Daemon {
     /// The devices as `hello` lists them.
     var devices: [InputDevice] {
         // A played timeline's device is gone once the timeline is over (`--simulate` without `--loop`).
-        let played = pipeline.playback?.isOver == true ? nil : timelineDevice
+        let played = pipeline.playbackIsOver ? nil : timelineDevice
         return (played.map { [$0] } ?? []) + (manager?.openDevices ?? [])
     }
 
@@ -226,6 +228,11 @@ public final class Daemon {
         let pipelineDeadline = pipeline.advance(to: now)
         let wantedFrames = pipeline.wantsFrames
         deliver()
+        if timeline != nil, !saidPlaybackEnd, pipeline.playbackIsOver {
+            // Its device was removed with it (clients got `removed`): what its buttons held ended.
+            saidPlaybackEnd = true
+            if !options.quiet { log("\(banner.playedName) ended: its device is removed; flywheeld serves on.") }
+        }
         // After the turn's messages are out: the write's syncs delay nothing of this turn.
         stateKeeper?.writeIfDue(pipeline.savedState(configured: configuration.tempoDial), at: now)
         if let due = nextWatchdog, let interval = watchdogInterval, now >= due {

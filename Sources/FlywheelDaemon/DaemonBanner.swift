@@ -44,6 +44,15 @@ struct DaemonBanner: Sendable, Equatable {
         }
     }
 
+    /// The played timeline, as its end is said: "the scenario PATH", "the recording PATH".
+    var playedName: String {
+        switch input {
+        case .scenario(let path, _): return "the scenario \(path)"
+        case .recording(let path, _): return "the recording \(path)"
+        case .configured, .discovered, .none: return "the input"
+        }
+    }
+
     /// The socket's path; nil when systemd passed the socket.
     var socket: String?
     var input: Input

@@ -34,6 +34,9 @@ public final class Pipeline {
     /// A timeline being played, if any.
     public var playback: Playback? { state.played }
 
+    /// Whether a played timeline that does not loop has ended (its device removed).
+    public var playbackIsOver: Bool { state.played?.isOver == true }
+
     /// What a state file keeps of the controls now (read in place: no copy of the controls).
     public func savedState(configured: TempoDial) -> SavedState { state.controls.savedState(configured: configured) }
 
