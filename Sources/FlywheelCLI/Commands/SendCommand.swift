@@ -19,6 +19,12 @@ enum SendCommand {
             \(SocketOption.usage)
         """
 
+    /// What `send` asks first: no events, no frames, so that the next line after its command is
+    /// the command's own answer.
+    static let quiet = "{\"cmd\":\"watch\",\"classes\":[],\"frames\":false}"
+    /// Events passed over before that watch is answered, at most (ten times the largest queue).
+    static let passedLimit = 100_000
+
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "send")
         let path = try SocketOption.path(&args)
@@ -26,6 +32,16 @@ enum SendCommand {
         let client = try SocketOption.connect(path)
         do {
             _ = try client.readLine()  // the hello banner
+            // Nothing but answers from here: the events already on their way before the watch's own
+            // answer are passed over (at most a client's queue of them), none comes after it.
+            try client.send(Self.quiet)
+            var passed = 0
+            while true {
+                guard let line = try client.readLine() else { throw ToolError("flywheeld closed the connection without answering") }
+                if line.hasPrefix("{\"class\":\"watch\"") { break }
+                passed += 1
+                if passed > Self.passedLimit { throw ToolError("flywheeld sent \(Self.passedLimit) events without answering a watch") }
+            }
             try client.send(json)
             guard let answer = try client.readLine() else { throw ToolError("flywheeld closed the connection without answering") }
             console.out(answer + "\n")
