@@ -192,7 +192,7 @@ struct StateRestartTests {
         #expect(killed == Self.kills)
         // The kills reached the writes: most lives left a file, and many restarts came from a write made in the life killed.
         // (Measured: on the host 984 of 1,000 kills found a file and 516 restarted from a write the killed
-        // life made; with the arm64 lane's 40 kills, 33 and 20.)
+        // life made; with the arm64 lane's count, 40, run on the host, 33 and 20.)
         #expect(written > killed / 4 && restoredFromWrite > killed / 8, "\(written) files, \(restoredFromWrite) restored from the killed life's write, of \(killed)")
     }
 }
