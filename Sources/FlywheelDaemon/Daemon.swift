@@ -82,6 +82,13 @@ public final class Daemon {
         }
         let listener: UnixListener
         let socketPath = options.socketPath ?? configuration.socketPath ?? Self.defaultSocketPath()
+        // The state file is never one of the daemon's other files (its first write would replace it).
+        if let statePath = options.stateFile {
+            for (other, what) in [(configurationFile.path, "the configuration file"), (socketPath, "the socket"), (socketPath + ".lock", "the socket's lock")]
+            where statePath == other || StateFile.isSameFile(statePath, as: other) {
+                throw .usage("--state \(statePath) is \(what); give the state a file of its own, such as /var/lib/flywheel/state")
+            }
+        }
         do {
             listener = try passedListener
                 ?? UnixListener.bind(
@@ -263,13 +270,14 @@ public final class Daemon {
         do {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
+            let previousDial = configuration.tempoDial
             configuration = reloaded
             for notice in ConfigurationWarnings.notices(in: reloaded) { log("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
             let now = max(clock.now(), pipeline.time)
             pipeline.advance(to: now)
             deliver()
-            let (next, ended) = pipeline.core.reloaded(with: reloaded, at: now)
+            let (next, ended) = pipeline.core.reloaded(with: reloaded, at: now, previousDial: previousDial)
             pipeline.core = next
             server.broadcast(ended)
             pipeline.core.framesPerSecond = options.commandLineSettings.framesPerSecond(under: reloaded)

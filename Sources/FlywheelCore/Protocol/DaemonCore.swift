@@ -413,11 +413,19 @@ extension DaemonCore {
     }
 
     /// The same daemon under a reloaded configuration: the tempo, the volume, the scrub content and
-    /// position and the active mode are kept (clamped to the new ranges); motion in progress stops.
-    package func reconfigured(with configuration: FlywheelConfiguration) -> DaemonCore {
+    /// position and the active mode are kept (clamped to the new ranges), and a client's tempo range
+    /// and table while `previousDial`, the configuration's before, is the new one's; motion in
+    /// progress stops.
+    package func reconfigured(with configuration: FlywheelConfiguration, previousDial: TempoDial? = nil) -> DaemonCore {
         var next = DaemonCore(configuration: configuration, scrubDurationSeconds: scrub.scrubber.durationSeconds)
+        // A client's own range or table stays while the configuration's dial is the one it replaced
+        // (as a restart restores it); a changed configuration's dial replaces it.
+        if let previousDial, previousDial == configuration.tempoDial, tempo.dial != previousDial {
+            next.tempo = TempoControl(dial: tempo.dial, bpm: tempo.bpm.value, parameters: next.parameters, acceleration: next.tempo.knob.acceleration)
+        }
         next.tempo.set(bpm: tempo.bpm.value)
-        next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)))
+        // To the percent: fine control (or a restored volume) may leave it between steps.
+        next.volume.set(volume: Double(min(volume.volume, next.volume.dial.cap)), exact: true)
         next.scrub.set(durationSeconds: scrub.scrubber.durationSeconds, positionSeconds: scrub.scrubber.positionSeconds)
         _ = next.mode.select(mode.active)
         // A held button goes on holding or repeating only while the new settings give it the same
@@ -433,13 +441,15 @@ extension DaemonCore {
     /// The daemon under a reloaded configuration at `time`, and the messages that end what was
     /// under way: a scrub in progress commits (once armed) or cancels, a turning tempo knob
     /// settles where it is, so no client is left with a `began` that never ends.
-    public func reloaded(with configuration: FlywheelConfiguration, at time: Nanoseconds) -> (core: DaemonCore, messages: [ServerMessage]) {
+    public func reloaded(
+        with configuration: FlywheelConfiguration, at time: Nanoseconds, previousDial: TempoDial? = nil
+    ) -> (core: DaemonCore, messages: [ServerMessage]) {
         var current = self
         var events = collected { current.advanceEvents(to: time, into: &$0) }
         events += current.scrub.end(at: time)
         if current.tempo.knob.nextDeadline != nil {  // turning, coasting or about to rest
             events.append(.tempo(bpm: current.tempo.bpm, value: current.tempo.detent, phase: .settled, timeNanoseconds: time))
         }
-        return (current.reconfigured(with: configuration), events.map(ServerMessage.init))
+        return (current.reconfigured(with: configuration, previousDial: previousDial), events.map(ServerMessage.init))
     }
 }

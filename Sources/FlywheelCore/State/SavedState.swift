@@ -66,9 +66,11 @@ public struct SavedState: Sendable, Hashable {
             throw Problem(description: "not a state file (no \"version\")")
         }
         if version > Double(Self.version) {
-            throw Problem(description: "from a later flywheeld (version \(Int(min(version, 1e9)))); this one reads version \(Self.version)")
+            throw Problem(description: "from a later version of flywheeld (its format is newer than version \(Self.version), which this one reads)")
         }
-        guard let bpm = json["bpm"]?.doubleValue, bpm.isFinite, (1...10_000).contains(bpm) else { throw Problem(description: "missing a usable \"bpm\"") }
+        guard let bpm = json["bpm"]?.doubleValue, bpm.isFinite,
+            (Double(TempoRules.limits.lowerBound)...Double(TempoRules.limits.upperBound)).contains(bpm)
+        else { throw Problem(description: "missing a usable \"bpm\"") }
         guard let volume = json["volume"]?.doubleValue, (0...100).contains(volume) else { throw Problem(description: "missing a usable \"volume\"") }
         guard let modeName = json["mode"]?.stringValue, let mode = Control(rawValue: modeName) else { throw Problem(description: "missing a usable \"mode\"") }
         var state = SavedState(bpm: BPM(bpm), volume: Int(volume.rounded()), mode: mode)
@@ -82,10 +84,12 @@ public struct SavedState: Sendable, Hashable {
         return state
     }
 
-    /// `[LOW, HIGH]`, whole BPMs within 1…10,000, LOW below HIGH.
+    /// `[LOW, HIGH]`, whole BPMs as a client's `set` or the configuration may give them (``TempoRules``).
     static func range(_ value: JSONValue?) -> ClosedRange<Int>? {
+        let limits = Double(TempoRules.limits.lowerBound)...Double(TempoRules.limits.upperBound)
         guard case .array(let bounds) = value, bounds.count == 2, let low = bounds[0].doubleValue, let high = bounds[1].doubleValue,
-            low == low.rounded(), high == high.rounded(), 1 <= low, low < high, high <= 10_000
+            low == low.rounded(), high == high.rounded(), limits.contains(low), limits.contains(high),
+            TempoRules.rangeProblem(low: Int(low), high: Int(high)) == nil
         else { return nil }
         return Int(low)...Int(high)
     }

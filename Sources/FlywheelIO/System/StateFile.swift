@@ -8,10 +8,20 @@ import Glibc
 /// the file is the old contents or the new, never empty or torn. Read as data, never followed: a
 /// symbolic link, a directory, a FIFO or a file over the limit is refused, with a sentence.
 public enum StateFile {
-    /// The temporary file a replacement is written to first: beside `path`, hidden.
+    /// The temporary file a replacement is written to first: beside `path`, hidden, named for this
+    /// process (`.state.PID.new`), so two daemons given one state file never write into each
+    /// other's half-written file; each rename is whole, and the last one wins.
     public static func temporaryPath(for path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." + path + ".new" }
-        return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".new"
+        let suffix = ".\(CurrentProcess.processID).new"
+        guard let slash = path.lastIndex(of: "/") else { return "." + path + suffix }
+        return String(path[...slash]) + "." + path[path.index(after: slash)...] + suffix
+    }
+
+    /// Whether `path` and `other` name one file that exists (the same device and inode).
+    public static func isSameFile(_ path: String, as other: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(path, &first) == 0, stat(other, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     /// The directory that holds `path` (its rename is made durable by syncing it).
@@ -37,7 +47,18 @@ public enum StateFile {
     }
 
     /// Replaces the file's contents with `bytes`, atomically and durably (see ``StateFile``).
+    ///
+    /// Only a state file is ever replaced: what is at `path` must be nothing, a regular file, a
+    /// symbolic link (replaced, never followed), a FIFO or an empty directory; a device node or a
+    /// socket (`--state /dev/null`, or the daemon's own socket by mistake) is refused, untouched.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(SystemError) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFCHR || kind == S_IFBLK || kind == S_IFSOCK {
+                throw SystemError(function: "rename", subject: path, errno: EEXIST, hint: "It is a device or a socket, not a state file: flywheeld replaces only a file of its own.")
+            }
+        }
         let temporary = temporaryPath(for: path)
         let fd = try Syscall.call("open", temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o644)

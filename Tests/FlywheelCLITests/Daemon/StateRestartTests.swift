@@ -80,6 +80,19 @@ struct StateRestartTests {
         #expect(Self.kept(after) == "66 [40,208] \"maelzel\" volume 41 mode \"scrub\"")
     }
 
+    @Test("--state naming the socket or its lock: flywheeld refuses to start (exit 2), saying so, and makes neither")
+    func stateIsNotTheSocket() throws {
+        let (directory, _) = Self.setUp()
+        defer { Self.tearDown(directory) }
+        for state in [directory + "/flywheel.sock", directory + "/flywheel.sock.lock"] {
+            let daemon = try DaemonProcess(["--no-devices", "--state", state], socketPath: directory + "/flywheel.sock", waitForReady: false)
+            #expect(daemon.wait() == 2)
+            #expect(daemon.readStderr().contains("--state \(state) is the socket"))
+            daemon.cleanup()
+            #expect(!RepositoryPaths.list(directory).contains("flywheel.sock"))
+        }
+    }
+
     /// One flywheeld of a chain of lives on one state file: the states it held, and when it dies.
     final class Life {
         let daemon: DaemonProcess

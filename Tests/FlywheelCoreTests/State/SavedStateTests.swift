@@ -24,12 +24,15 @@ struct SavedStateTests {
     func broken() {
         let cases: [(String, String)] = [
             ("", "empty"), ("{\"version\":1,\"bpm\":92", "not a state file"), ("\u{0}\u{1}garbage\u{ff}", "not a state file"),
-            ("[1,2]", "not a JSON object"), ("{\"bpm\":96}", "no \"version\""), ("{\"version\":2,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\"}", "later flywheeld"),
-            ("{\"version\":1e300,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\"}", "later flywheeld"),
+            ("[1,2]", "not a JSON object"), ("{\"bpm\":96}", "no \"version\""), ("{\"version\":2,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\"}", "later version"),
+            ("{\"version\":1e300,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\"}", "later version"),
             ("{\"version\":1,\"bpm\":1e300,\"volume\":3,\"mode\":\"tempo\"}", "\"bpm\""), ("{\"version\":1,\"bpm\":96,\"volume\":101,\"mode\":\"tempo\"}", "\"volume\""),
             ("{\"version\":1,\"bpm\":96,\"volume\":-1,\"mode\":\"tempo\"}", "\"volume\""), ("{\"version\":1,\"bpm\":96,\"volume\":3,\"mode\":\"disco\"}", "\"mode\""),
             ("{\"version\":1,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\",\"range\":[300,20],\"table\":\"integer\"}", "\"range\""),
             ("{\"version\":1.5,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\"}", "no \"version\""),
+            // A dial no client or configuration could set (TempoRules: 1 ≤ low < high ≤ 1000).
+            ("{\"version\":1,\"bpm\":9999,\"volume\":3,\"mode\":\"tempo\"}", "\"bpm\""),
+            ("{\"version\":1,\"bpm\":96,\"volume\":3,\"mode\":\"tempo\",\"range\":[1,10000],\"table\":\"integer\",\"configured_range\":[20,300],\"configured_table\":\"integer\"}", "\"range\""),
         ]
         for (text, reason) in cases {
             #expect(throws: SavedState.Problem.self) { try SavedState.decode(Array(text.utf8)) }
@@ -71,6 +74,21 @@ struct SavedStateTests {
         let notes = later.restore(saved, configured: changed.tempoDial, restoreMaxVolume: 50)
         #expect(later.tempo.dial.range == 30...250 && later.tempo.bpm == 66 && notes.count == 1, "\(notes)")
         #expect(DaemonCore(configuration: configuration).savedState(configured: configuration.tempoDial).clientDial == nil, "no client dial: none kept")
+    }
+
+    @Test("a reload with the configuration's dial unchanged keeps a client's range and table and the volume to the percent; a changed dial replaces the client's")
+    func reloadKeepsClientDial() throws {
+        let configuration = try Self.configuration()
+        var core = DaemonCore(configuration: configuration)
+        _ = core.restore(
+            SavedState(bpm: 90, volume: 43, mode: .tempo, clientDial: .init(range: 40...208, table: .maelzel, configuredRange: 20...300, configuredTable: .integer)),
+            configured: configuration.tempoDial, restoreMaxVolume: 50)
+        let same = core.reloaded(with: configuration, at: 0, previousDial: configuration.tempoDial).core
+        #expect(same.tempo.dial.range == 40...208 && same.tempo.dial.table == .maelzel && same.tempo.bpm == 90 && same.volume.volume == 43,
+                "\(same.tempo.dial.range) \(same.tempo.dial.table) \(same.tempo.bpm) \(same.volume.volume)")
+        let changed = try Self.configuration("{ controls: { tempo: { range: [30, 250] } } }")
+        let other = core.reloaded(with: changed, at: 0, previousDial: configuration.tempoDial).core
+        #expect(other.tempo.dial.range == 30...250 && other.tempo.bpm == 90)
     }
 
     @Test("a client's set keeps the configured acceleration (it was reset to the default)")

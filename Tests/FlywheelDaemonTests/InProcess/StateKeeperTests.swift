@@ -182,6 +182,17 @@ struct StateKeeperTests {
         #expect(daemon.daemon.loop.nextDeadline == nil, "no retry loop at rest")
     }
 
+    @Test("--state naming the configuration file is refused before anything is made or written (the socket: StateRestartTests)")
+    func ownFile() throws {
+        let directory = Self.directory()
+        defer { Self.removeTree(directory) }
+        let config = directory + "/flywheel.json5"
+        try StripDaemonTests.write("{ controls: { volume: { step: 1 } } }\n", to: config)
+        #expect(throws: ToolError.self) { _ = try InProcessDaemon(["--config", config, "--frames", "0", "--no-devices", "--state", config]) }
+        let text = try FileSystem.readFile(config)
+        #expect(String(decoding: text, as: UTF8.self) == "{ controls: { volume: { step: 1 } } }\n")
+    }
+
     @Test("--simulate and --replay use no state file unless --state names one; under systemd flywheeld uses $STATE_DIRECTORY/state")
     func whichFile() throws {
         setenv("STATE_DIRECTORY", "/var/lib/flywheel:/var/lib/other", 1)

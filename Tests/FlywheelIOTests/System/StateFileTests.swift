@@ -41,7 +41,7 @@ struct StateFileTests {
             #expect(two == Array("two\n".utf8))
             let names = try FileSystem.listDirectory(directory)
             #expect(names == ["state"])
-            #expect(StateFile.temporaryPath(for: path) == directory + "/.state.new")
+            #expect(StateFile.temporaryPath(for: path) == directory + "/.state.\(getpid()).new", "named for the writer: two never share one")
         }
     }
 
@@ -58,10 +58,37 @@ struct StateFileTests {
             Self.write(String(repeating: "9", count: 10_000_000), to: directory + "/huge")
             #expect(throws: StateFileError.tooLarge(path: directory + "/huge", limitBytes: 4096)) { try StateFile.read(directory + "/huge", limitBytes: 4096) }
             // A link planted where the temporary file goes is not followed: the write fails, the target is untouched.
-            symlink(directory + "/target", directory + "/.guarded.new")
+            symlink(directory + "/target", StateFile.temporaryPath(for: directory + "/guarded"))
             #expect(throws: SystemError.self) { try StateFile.replace(directory + "/guarded", with: Array("new".utf8)) }
             let target = try FileSystem.readFile(directory + "/target")
             #expect(target == Array("x".utf8))
+        }
+    }
+
+    @Test("a socket or a device at the path is never replaced: the write is refused, saying why, and the node stays")
+    func nodesStay() throws {
+        try Self.inDirectory { directory in
+            let path = directory + "/flywheel.sock"
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            try #require(bound == 0)
+            for node in [path, "/dev/null"] {
+                do {
+                    try StateFile.replace(node, with: Array("{}\n".utf8))
+                    Issue.record("\(node) was replaced")
+                } catch let error as SystemError {
+                    #expect(error.description.contains("not a state file"), "\(error.description)")
+                }
+            }
+            var info = stat()
+            #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+            #expect(lstat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+            let names = try FileSystem.listDirectory(directory)
+            #expect(names == ["flywheel.sock"], "no temporary file left")
         }
     }
 
@@ -75,7 +102,7 @@ struct StateFileTests {
                 try StateFile.replace(directory + "/ro/state", with: Array("new\n".utf8))
                 Issue.record("a write under a file succeeded")
             } catch let error as SystemError {
-                #expect(error.description.contains(directory + "/ro/.state.new"), "\(error.description)")
+                #expect(error.description.contains(StateFile.temporaryPath(for: directory + "/ro/state")), "\(error.description)")
             }
             let names = try FileSystem.listDirectory(directory)
             #expect(names == ["ro"])
