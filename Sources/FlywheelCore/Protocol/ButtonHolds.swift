@@ -42,8 +42,12 @@ struct ButtonHolds: Sendable {
 
     private mutating func update() {
         fine = held.contains { $0.action == .holdFine }
-        control = held.last { if case .hold = $0.action { return true } else { return false } }.flatMap {
-            if case .hold(let control) = $0.action { return control } else { return nil }
+        control = nil
+        for hold in held.reversed() {
+            if case .hold(let held) = hold.action {
+                control = held
+                break
+            }
         }
     }
 }
