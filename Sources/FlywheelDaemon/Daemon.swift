@@ -271,6 +271,7 @@ public final class Daemon {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
             let previousDial = configuration.tempoDial
+            let waiting = Self.waitingForRestart(running: configuration, reloaded: reloaded)
             configuration = reloaded
             for notice in ConfigurationWarnings.notices(in: reloaded) { log("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
@@ -283,12 +284,28 @@ public final class Daemon {
             pipeline.core.framesPerSecond = options.commandLineSettings.framesPerSecond(under: reloaded)
             server.queueLimit = reloaded.queueMessages
             server.clientLimit = options.commandLineSettings.clientLimit(under: reloaded)
-            log("reloaded \(configurationFile.path); socket settings take effect on restart.")
+            log("reloaded \(configurationFile.path)" + (waiting.isEmpty ? "." : "; not applied until flywheeld restarts: \(waiting.joined(separator: " and ")) (sudo systemctl restart flywheeld)."))
         } catch {
             for line in error.description.split(separator: "\n") { log("kept the running configuration: \(line)") }
         }
         server.broadcast([pipeline.core.state(at: clock.now())])
         schedule()
+    }
+
+    /// What a reload from `running` to `reloaded` leaves for a restart, as phrases: the devices
+    /// (which entries changed) and the socket's settings, when they changed.
+    static func waitingForRestart(running: FlywheelConfiguration, reloaded: FlywheelConfiguration) -> [String] {
+        var waiting: [String] = []
+        if running.devices != reloaded.devices {
+            let changed = (0..<max(running.devices.count, reloaded.devices.count)).filter {
+                $0 >= running.devices.count || $0 >= reloaded.devices.count || running.devices[$0] != reloaded.devices[$0]
+            }
+            waiting.append("the devices (\(changed.map { "devices[\($0)]" }.joined(separator: ", ")) changed)")
+        }
+        if (running.socketPath, running.socketGroup, running.socketMode) != (reloaded.socketPath, reloaded.socketGroup, reloaded.socketMode) {
+            waiting.append("the socket's settings")
+        }
+        return waiting
     }
 
     /// Serves until SIGTERM or SIGINT; then says STOPPING, closes the devices and the socket.

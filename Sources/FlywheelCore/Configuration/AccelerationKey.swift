@@ -10,12 +10,13 @@ enum AccelerationKey {
             return preset
         }
         guard case .object = field else { throw reader.fail(key, "\(expected), got \(field.encoded())") }
-        let object = try reader.child(key)
-        try object.only(["curve"])
+        let object = reader.child(key)
+        object.only(["curve"])
         guard let list = object.value("curve") else {
             throw FileLineError(file: reader.file, line: reader.line(key), problem: "key '\(object.keyPath("curve"))' is missing: give [[SPEED, FACTOR], …]")
         }
         guard case .array(let items) = list else { throw object.fail("curve", "must be a list of [SPEED, FACTOR] pairs, got \(list.encoded())") }
+        guard !items.isEmpty else { throw object.fail("curve", "is empty: write acceleration: \"off\" for one step a detent at any speed") }
         var points: [AccelerationCurve.Point] = []
         for item in items {
             guard case .array(let pair) = item, pair.count == 2, let speed = pair[0].doubleValue, let factor = pair[1].doubleValue else {

@@ -1,23 +1,43 @@
 /// Reads one level of a configuration object, naming the file, the line and the key path in
-/// every error, and refusing keys it does not know.
+/// every error, and refusing keys it does not know. A mistake that leaves the rest readable (an
+/// unknown key, a key that is not an object, a value ``attempt`` catches) goes to ``problems``, so
+/// that one reading finds every mistake in the file.
 struct ConfigReader {
     let file: String
     let lines: [String: Int]
     let path: String
     let pairs: [(String, JSONValue)]
     let objectLine: Int
+    /// The mistakes found so far, shared by every reader of the file.
+    let problems: ConfigProblems
 
-    init(file: String, lines: [String: Int], path: String, value: JSONValue?, line: Int) throws(FileLineError) {
+    /// A reader of `value`; one that is not an object is a mistake, read as an empty object.
+    init(file: String, lines: [String: Int], path: String, value: JSONValue?, line: Int, problems: ConfigProblems) {
         self.file = file
         self.lines = lines
         self.path = path
         self.objectLine = line
+        self.problems = problems
         switch value {
         case nil: pairs = []
         case .object(let members)?: pairs = members
         case let other?:
             let subject = path.isEmpty ? "the configuration" : "key '\(path)'"
-            throw FileLineError(file: file, line: line, problem: "\(subject) must be an object { … }, got \(other.kindDescription)")
+            problems.add(FileLineError(file: file, line: line, problem: "\(subject) must be an object { … }, got \(other.kindDescription)"))
+            pairs = []
+        }
+    }
+
+    /// Runs `body`; a mistake it throws is kept and the reading goes on (what `body` would have
+    /// set keeps its default). Returns whether `body` finished.
+    @discardableResult
+    func attempt(_ body: () throws(FileLineError) -> Void) -> Bool {
+        do throws(FileLineError) {
+            try body()
+            return true
+        } catch {
+            problems.add(error)
+            return false
         }
     }
 
@@ -28,19 +48,19 @@ struct ConfigReader {
         FileLineError(file: file, line: line(key), problem: "key '\(keyPath(key))' \(problem)")
     }
 
-    /// Refuses keys outside `known`.
-    func only(_ known: [String]) throws(FileLineError) {
+    /// Refuses keys outside `known`, each one.
+    func only(_ known: [String]) {
         for (key, _) in pairs where !known.contains(key) {
-            throw FileLineError(
+            problems.add(FileLineError(
                 file: file, line: line(key),
-                problem: "unknown key '\(keyPath(key))'; the keys\(path.isEmpty ? "" : " of '\(path)'") are \(known.joined(separator: ", "))")
+                problem: "unknown key '\(keyPath(key))'; the keys\(path.isEmpty ? "" : " of '\(path)'") are \(known.joined(separator: ", "))"))
         }
     }
 
     func value(_ key: String) -> JSONValue? { pairs.first(where: { $0.0 == key })?.1 }
 
-    func child(_ key: String) throws(FileLineError) -> ConfigReader {
-        try ConfigReader(file: file, lines: lines, path: keyPath(key), value: value(key), line: line(key))
+    func child(_ key: String) -> ConfigReader {
+        ConfigReader(file: file, lines: lines, path: keyPath(key), value: value(key), line: line(key), problems: problems)
     }
 
     func number(_ key: String, in range: ClosedRange<Double>, default fallback: Double) throws(FileLineError) -> Double {
@@ -88,4 +108,22 @@ struct ConfigReader {
     }
 
     static func text(_ number: Double) -> String { JSONValue.double(number).encoded() }
+}
+
+/// The mistakes one reading of a configuration found, reported together in the file's order.
+final class ConfigProblems {
+    private(set) var errors: [FileLineError] = []
+
+    func add(_ error: FileLineError) { errors.append(error) }
+
+    /// Throws every mistake found, the first in the file first (by line, then column; mistakes on
+    /// one line in the order found), the others in its ``FileLineError/others``.
+    func check() throws(FileLineError) {
+        guard !errors.isEmpty else { return }
+        let ordered = errors.enumerated().sorted { ($0.element.line, $0.element.column ?? 0, $0.offset) < ($1.element.line, $1.element.column ?? 0, $1.offset) }
+            .map(\.element)
+        var first = ordered[0]
+        first.others = Array(ordered.dropFirst())
+        throw first
+    }
 }

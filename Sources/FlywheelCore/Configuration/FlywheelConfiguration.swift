@@ -125,30 +125,57 @@ public struct FlywheelConfiguration: Sendable {
         }
         var config = FlywheelConfiguration()
         config.source = ConfigurationSource(file: file, keyLines: document.memberLines)
-        let root = try ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1)
-        try root.only(["socket", "feel", "controls", "clients", "devices"])
+        // Each value is read in an attempt: a mistake is kept, the value keeps its default, and the
+        // reading goes on, so that every mistake in the file is reported at once, in its order.
+        let problems = ConfigProblems()
+        let root = ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1, problems: problems)
+        root.only(["socket", "feel", "controls", "clients", "devices"])
+        parseSocket(root.child("socket"), into: &config)
+        parseFeel(root.child("feel"), into: &config)
+        let controls = root.child("controls")
+        controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
+        parseTempo(controls.child("tempo"), into: &config)
+        parseVolume(controls.child("volume"), into: &config)
+        parseScrub(controls.child("scrub"), into: &config)
+        parseMode(controls.child("mode"), into: &config)
+        config.buttonActions = parseButtons(controls.child("buttons")).actions
 
-        let socket = try root.child("socket")
-        try socket.only(["path", "group", "mode"])
-        if let path = try socket.string("path", default: nil) {
-            guard path.hasPrefix("/"), path.utf8.count < 108 else { throw socket.fail("path", "must be an absolute path under 108 bytes, got \"\(path)\"") }
-            config.socketPath = path
-        }
-        config.socketGroup = try socket.string("group", default: nil)
-        if case .int(let number)? = socket.value("mode") {
-            // `mode: 660` (JSON5 has no octal numbers): the mode is a string.
-            throw socket.fail("mode", "must be a string such as \"0660\" (an octal mode, in quotes), got the number \(number); write \"0\(number)\"")
-        }
-        if let mode = try socket.string("mode", default: nil) {
-            guard let value = UInt32(mode, radix: 8), value <= 0o777, value & 0o600 == 0o600 else {
-                throw socket.fail("mode", "must be an octal mode such as \"0660\" that lets the owner read and write, got \"\(mode)\"")
+        let clients = root.child("clients")
+        clients.only(["max_clients", "queue_messages"])
+        clients.attempt { () throws(FileLineError) in config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256) }
+        clients.attempt { () throws(FileLineError) in config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024) }
+        config.devices = parseDevices(root, notices: &config.notices)
+        try problems.check()
+        return config
+    }
+
+    static func parseSocket(_ socket: ConfigReader, into config: inout FlywheelConfiguration) {
+        socket.only(["path", "group", "mode"])
+        socket.attempt { () throws(FileLineError) in
+            if let path = try socket.string("path", default: nil) {
+                guard path.hasPrefix("/"), path.utf8.count < 108 else { throw socket.fail("path", "must be an absolute path under 108 bytes, got \"\(path)\"") }
+                config.socketPath = path
             }
-            config.socketMode = value
         }
+        socket.attempt { () throws(FileLineError) in config.socketGroup = try socket.string("group", default: nil) }
+        socket.attempt { () throws(FileLineError) in
+            if case .int(let number)? = socket.value("mode") {
+                // `mode: 660` (JSON5 has no octal numbers): the mode is a string.
+                throw socket.fail("mode", "must be a string such as \"0660\" (an octal mode, in quotes), got the number \(number); write \"0\(number)\"")
+            }
+            if let mode = try socket.string("mode", default: nil) {
+                guard let value = UInt32(mode, radix: 8), value <= 0o777, value & 0o600 == 0o600 else {
+                    throw socket.fail("mode", "must be an octal mode such as \"0660\" that lets the owner read and write, got \"\(mode)\"")
+                }
+                config.socketMode = value
+            }
+        }
+    }
 
-        let feel = try root.child("feel")
-        try feel.only(["friction", "damping", "response", "min_fling_speed", "max_speed", "release_silence_ms", "new_gesture_gap_ms", "frames_hz"])
-        if let field = feel.value("friction") {
+    static func parseFeel(_ feel: ConfigReader, into config: inout FlywheelConfiguration) {
+        feel.only(["friction", "damping", "response", "min_fling_speed", "max_speed", "release_silence_ms", "new_gesture_gap_ms", "frames_hz"])
+        feel.attempt { () throws(FileLineError) in
+            guard let field = feel.value("friction") else { return }
             if let name = field.stringValue {
                 guard let preset = Friction.preset(name) else {
                     throw feel.fail("friction", "must be a number or one of \"standard\", \"ios-normal\", \"ios-fast\", got \"\(name)\"")
@@ -158,7 +185,8 @@ public struct FlywheelConfiguration: Sendable {
                 config.feel.friction = Friction(perSecond: try feel.number("friction", in: 0.1...1000, default: 4))
             }
         }
-        if let field = feel.value("damping") {
+        feel.attempt { () throws(FileLineError) in
+            guard let field = feel.value("damping") else { return }
             if let name = field.stringValue {
                 guard let preset = SpringParameters.preset(name) else {
                     throw feel.fail("damping", "must be a number or one of \"standard\", \"snappy\", \"critical\", got \"\(name)\"")
@@ -168,57 +196,91 @@ public struct FlywheelConfiguration: Sendable {
                 config.feel.spring.damping = try feel.number("damping", in: SpringParameters.acceptedDamping, default: 0.35)
             }
         }
-        config.feel.spring.responseSeconds = try feel.number("response", in: SpringParameters.acceptedResponse, default: 0.3)
-        if let field = feel.value("min_fling_speed"), field != .null {
-            config.feel.minimumFlingSpeed = try feel.number("min_fling_speed", in: 0...1000, default: 0)
+        feel.attempt { () throws(FileLineError) in
+            config.feel.spring.responseSeconds = try feel.number("response", in: SpringParameters.acceptedResponse, default: 0.3)
         }
-        config.feel.maximumSpeed = try feel.number("max_speed", in: 1...1000, default: 60)
-        config.feel.releaseSilenceNanoseconds = Nanoseconds(try feel.integer("release_silence_ms", in: 5...2000, default: 100)) * 1_000_000
-        config.feel.newGestureGapNanoseconds = Nanoseconds(try feel.integer("new_gesture_gap_ms", in: 10...10_000, default: 200)) * 1_000_000
-        config.framesPerSecond = try feel.number("frames_hz", in: 0...240, default: 60)
+        feel.attempt { () throws(FileLineError) in
+            if let field = feel.value("min_fling_speed"), field != .null {
+                config.feel.minimumFlingSpeed = try feel.number("min_fling_speed", in: 0...1000, default: 0)
+            }
+        }
+        feel.attempt { () throws(FileLineError) in config.feel.maximumSpeed = try feel.number("max_speed", in: 1...1000, default: 60) }
+        feel.attempt { () throws(FileLineError) in
+            config.feel.releaseSilenceNanoseconds = Nanoseconds(try feel.integer("release_silence_ms", in: 5...2000, default: 100)) * 1_000_000
+        }
+        feel.attempt { () throws(FileLineError) in
+            config.feel.newGestureGapNanoseconds = Nanoseconds(try feel.integer("new_gesture_gap_ms", in: 10...10_000, default: 200)) * 1_000_000
+        }
+        feel.attempt { () throws(FileLineError) in config.framesPerSecond = try feel.number("frames_hz", in: 0...240, default: 60) }
+    }
 
-        let controls = try root.child("controls")
-        try controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
-        let tempo = try controls.child("tempo")
-        try tempo.only(["range", "table", "bpm", "bounds", "acceleration", "resolution"])
-        config.accelerations[.tempo] = try AccelerationKey.curve(tempo, "acceleration")
+    static func parseTempo(_ tempo: ConfigReader, into config: inout FlywheelConfiguration) {
+        tempo.only(["range", "table", "bpm", "bounds", "acceleration", "resolution"])
+        tempo.attempt { () throws(FileLineError) in config.accelerations[.tempo] = try AccelerationKey.curve(tempo, "acceleration") }
         var range = 20...300
-        if let field = tempo.value("range") {
+        // The bpm is measured against the range, and the table and resolution go with it: once
+        // the range is a mistake, they are not judged against a range the file did not give.
+        let rangeRead = tempo.attempt { () throws(FileLineError) in
+            guard let field = tempo.value("range") else { return }
             guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
                 throw tempo.fail("range", "must be two whole numbers [low, high], got \(field.encoded())")
             }
             if let problem = TempoRules.rangeProblem(low: low, high: high) { throw tempo.fail("range", problem) }
             range = low...high
         }
-        let table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))!
+        var table = TempoTable.integer
+        let tableRead = tempo.attempt { () throws(FileLineError) in table = TempoTable(rawValue: try tempo.choice("table", ["integer", "maelzel"], default: "integer"))! }
         var resolution: BPM = 1
-        if tempo.value("resolution") != nil {
+        tempo.attempt { () throws(FileLineError) in
+            guard tempo.value("resolution") != nil else { return }
             let text = try tempo.number("resolution", in: 0.1...1, default: 1)
             guard let chosen = TempoDial.resolutions.first(where: { $0 == BPM(text) && abs(Double($0.tenths) - text * 10) < 1e-6 }) else {
                 throw tempo.fail("resolution", "must be 0.1, 0.2, 0.5 or 1 (BPM a detent), got \(JSONValue.double(text).encoded())")
             }
-            guard table == .integer else { throw tempo.fail("resolution", "applies to the integer table; the maelzel table has its own values") }
+            guard table == .integer || !tableRead else { throw tempo.fail("resolution", "applies to the integer table; the maelzel table has its own values") }
             resolution = chosen
         }
-        config.tempoDial = TempoDial(range: range, table: table, bounds: try tempo.choice("bounds", default: DialBounds.rubber), resolution: resolution)
-        if let problem = TempoRules.tableProblem(table, in: range) { throw tempo.fail("table", problem) }
-        config.bpm = try tempo.number("bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
+        var bounds = DialBounds.rubber
+        tempo.attempt { () throws(FileLineError) in bounds = try tempo.choice("bounds", default: DialBounds.rubber) }
+        config.tempoDial = TempoDial(range: range, table: table, bounds: bounds, resolution: resolution)
+        guard rangeRead else { return }
+        tempo.attempt { () throws(FileLineError) in
+            if let problem = TempoRules.tableProblem(table, in: range) { throw tempo.fail("table", problem) }
+        }
+        tempo.attempt { () throws(FileLineError) in
+            config.bpm = try tempo.number(
+                "bpm", in: Double(range.lowerBound)...Double(range.upperBound), default: min(max(120, Double(range.lowerBound)), Double(range.upperBound)))
+        }
+    }
 
-        let volume = try controls.child("volume")
-        try volume.only(["cap", "start", "step", "bounds", "acceleration", "restore_max"])
-        config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration")
-        let cap = try volume.integer("cap", in: 1...100, default: 100)
-        config.volumeDial = VolumeDial(
-            cap: cap, step: try volume.integer("step", in: 1...cap, default: min(2, cap)), bounds: try volume.choice("bounds", default: DialBounds.rubber))
-        config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap)))
-        config.volumeRestoreMax = try volume.integer("restore_max", in: 0...100, default: Self.defaultVolumeRestoreMax)
+    static func parseVolume(_ volume: ConfigReader, into config: inout FlywheelConfiguration) {
+        volume.only(["cap", "start", "step", "bounds", "acceleration", "restore_max"])
+        volume.attempt { () throws(FileLineError) in config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration") }
+        var cap = 100
+        // The step and the start are measured against the cap: not once the cap is a mistake.
+        let capRead = volume.attempt { () throws(FileLineError) in cap = try volume.integer("cap", in: 1...100, default: 100) }
+        var step = min(2, cap)
+        var bounds = DialBounds.rubber
+        if capRead {
+            volume.attempt { () throws(FileLineError) in step = try volume.integer("step", in: 1...cap, default: min(2, cap)) }
+            volume.attempt { () throws(FileLineError) in config.volume = Double(try volume.integer("start", in: 0...cap, default: min(30, cap))) }
+        }
+        volume.attempt { () throws(FileLineError) in bounds = try volume.choice("bounds", default: DialBounds.rubber) }
+        config.volumeDial = VolumeDial(cap: cap, step: step, bounds: bounds)
+        volume.attempt { () throws(FileLineError) in
+            config.volumeRestoreMax = try volume.integer("restore_max", in: 0...100, default: Self.defaultVolumeRestoreMax)
+        }
+    }
 
-        let scrub = try controls.child("scrub")
-        try scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"])
-        config.accelerations[.scrub] = try AccelerationKey.curve(scrub, "acceleration")
-        if scrub.value("commit") != nil { config.scrubCommit = try scrub.choice("commit", default: ScrubCommitPolicy.onRest) }
-        config.detentsPerSweep = try scrub.number("detents_per_sweep", in: 1...100_000, default: 200)
-        if let field = scrub.value("seconds_per_detent") {
+    static func parseScrub(_ scrub: ConfigReader, into config: inout FlywheelConfiguration) {
+        scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"])
+        scrub.attempt { () throws(FileLineError) in config.accelerations[.scrub] = try AccelerationKey.curve(scrub, "acceleration") }
+        scrub.attempt { () throws(FileLineError) in
+            if scrub.value("commit") != nil { config.scrubCommit = try scrub.choice("commit", default: ScrubCommitPolicy.onRest) }
+        }
+        scrub.attempt { () throws(FileLineError) in config.detentsPerSweep = try scrub.number("detents_per_sweep", in: 1...100_000, default: 200) }
+        scrub.attempt { () throws(FileLineError) in
+            guard let field = scrub.value("seconds_per_detent") else { return }
             guard case .array(let items) = field, items.count == 2, let low = items[0].doubleValue, let high = items[1].doubleValue,
                 low > 0, low <= high, high <= 3600
             else {
@@ -226,8 +288,11 @@ public struct FlywheelConfiguration: Sendable {
             }
             config.secondsPerDetent = low...high
         }
-        config.armingNanoseconds = Nanoseconds(try scrub.integer("arming_ms", in: 0...5000, default: 200)) * 1_000_000
-        if let field = scrub.value("shuttle_rates") {
+        scrub.attempt { () throws(FileLineError) in
+            config.armingNanoseconds = Nanoseconds(try scrub.integer("arming_ms", in: 0...5000, default: 200)) * 1_000_000
+        }
+        scrub.attempt { () throws(FileLineError) in
+            guard let field = scrub.value("shuttle_rates") else { return }
             guard case .array(let items) = field, (1...7).contains(items.count) else {
                 throw scrub.fail("shuttle_rates", "must be 1 to 7 rates for ring positions 1…7, got \(field.encoded())")
             }
@@ -237,10 +302,13 @@ public struct FlywheelConfiguration: Sendable {
             }
             config.shuttleRates = ShuttleRates(rates: rates)
         }
+    }
 
-        let mode = try controls.child("mode")
-        try mode.only(["segments", "initial"])
-        if let field = mode.value("segments") {
+    static func parseMode(_ mode: ConfigReader, into config: inout FlywheelConfiguration) {
+        mode.only(["segments", "initial"])
+        // The initial mode is one of the segments: not judged once the segments are a mistake.
+        let segmentsRead = mode.attempt { () throws(FileLineError) in
+            guard let field = mode.value("segments") else { return }
             guard case .array(let items) = field, !items.isEmpty else {
                 throw mode.fail("segments", "must be a non-empty list of \"tempo\", \"scrub\" and \"volume\", got \(field.encoded())")
             }
@@ -250,82 +318,119 @@ public struct FlywheelConfiguration: Sendable {
             }
             config.modes = controls
         }
-        let initial = try mode.choice("initial", config.modes.map(\.rawValue), default: config.modes[0].rawValue)
-        config.initialMode = Control(rawValue: initial) ?? config.modes[0]
-
-        config.buttonActions = try parseButtons(try controls.child("buttons")).actions
-
-        let clients = try root.child("clients")
-        try clients.only(["max_clients", "queue_messages"])
-        config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256)
-        config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024)
-        config.devices = try parseDevices(root, notices: &config.notices)
-        return config
+        guard segmentsRead else { return }
+        mode.attempt { () throws(FileLineError) in
+            let initial = try mode.choice("initial", config.modes.map(\.rawValue), default: config.modes[0].rawValue)
+            config.initialMode = Control(rawValue: initial) ?? config.modes[0]
+        }
     }
 
-    static func parseDevices(_ root: ConfigReader, notices: inout [ConfigurationNotice]) throws(FileLineError) -> [DeviceEntry] {
+    /// The devices; one with a mistake is left out (its mistakes kept), the others read on.
+    static func parseDevices(_ root: ConfigReader, notices: inout [ConfigurationNotice]) -> [DeviceEntry] {
         guard let field = root.value("devices") else { return [] }
-        guard case .array(let items) = field else { throw root.fail("devices", "must be a list of devices, got \(field.kindDescription)") }
+        guard case .array(let items) = field else {
+            root.problems.add(root.fail("devices", "must be a list of devices, got \(field.kindDescription)"))
+            return []
+        }
         var entries: [DeviceEntry] = []
+        var claims = DeviceClaims()
         for index in items.indices {
             let key = "devices[\(index)]"
-            let device = try ConfigReader(
-                file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"))
-            try device.only([
-                "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
-                "inertia", "acceleration",
-            ])
-            guard let profile = try device.string("profile", default: nil), !profile.isEmpty else {
-                throw FileLineError(file: root.file, line: device.objectLine, problem: "key '\(key).profile' is missing: name the device's hardware/ profile, such as \"ec11\"")
+            let device = ConfigReader(
+                file: root.file, lines: root.lines, path: key, value: items[index], line: root.lines[key] ?? root.line("devices"), problems: root.problems)
+            let before = root.problems.errors.count
+            guard let entry = parseDevice(device, notices: &notices), root.problems.errors.count == before else { continue }
+            if let clash = claims.claim(entry, index: index) {
+                root.problems.add(device.fail(clash.key, clash.problem))
+                continue
             }
-            guard profile.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw device.fail("profile", "must be a profile id (letters, digits, - and _), got \"\(profile)\"")
-            }
-            let path = try device.string("path", default: nil)
-            if let path, !path.hasPrefix("/dev/") { throw device.fail("path", "must be a device node under /dev/, got \"\(path)\"") }
-            var gpio: DeviceEntry.GPIOLines?
-            if device.value("gpio") != nil {
-                let lines = try device.child("gpio")
-                try lines.only(["chip", "a", "b", "button"])
-                func line(_ name: String, required: Bool) throws(FileLineError) -> String? {
-                    guard let value = lines.value(name) else {
-                        if required { throw FileLineError(file: root.file, line: lines.objectLine, problem: "key '\(lines.keyPath(name))' is missing: give a line offset or name") }
-                        return nil
-                    }
-                    if case .int(let offset) = value, offset >= 0, offset < 10_000 { return String(offset) }
-                    if let name = value.stringValue, !name.isEmpty { return name }
-                    throw lines.fail(name, "must be a line offset (a whole number) or a line name, got \(value.encoded())")
-                }
-                let chip = try lines.string("chip", default: nil)
-                if let chip, chip.isEmpty {
-                    throw lines.fail("chip", "must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header")
-                }
-                gpio = DeviceEntry.GPIOLines(
-                    chip: GPIOChipSelector(configured: chip), a: try line("a", required: true)!, b: try line("b", required: true)!,
-                    button: try line("button", required: false))
-            }
-            if let gpio, let clash = GPIOLinesCheck.clash(a: gpio.a, b: gpio.b, button: gpio.button) {
-                throw device.fail("gpio", clash)
-            }
-            if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
-            let control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")
-            let role: DeviceRole = try device.choice("role", default: .knob)
-            var entry = DeviceEntry(
-                name: try device.string("name", default: profile) ?? profile, profile: profile, path: path, gpio: gpio,
-                route: role == .buttons ? .none : KnobRoute(name: control) ?? .followMode, grab: try device.bool("grab", default: false))
-            entry.light = try device.choice("led", default: .off)
-            if device.value("region") != nil { entry.region = try parseRegion(try device.child("region")) }
-            if device.value("buttons") != nil {
-                (entry.buttonActions, entry.buttonGestures) = try parseButtons(try device.child("buttons"), perDevice: true)
-            }
-            let turning = try AccelerationKey.device(device, notices: &notices)
-            entry.knobOptions = KnobOptions(
-                invert: try device.bool("invert", default: false),
-                detentsPerStep: try device.integer("detents_per_step", in: KnobOptions.acceptedDetentsPerStep, default: 1),
-                inertia: turning.inertia, acceleration: turning.acceleration)
             entries.append(entry)
         }
         return entries
+    }
+
+    /// One device entry, or nil when it cannot be read at all (no profile); its other mistakes go
+    /// to the reader's problems.
+    static func parseDevice(_ device: ConfigReader, notices: inout [ConfigurationNotice]) -> DeviceEntry? {
+        device.only([
+            "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
+            "inertia", "acceleration",
+        ])
+        var profile = ""
+        guard device.attempt({ () throws(FileLineError) in
+            guard let text = try device.string("profile", default: nil), !text.isEmpty else {
+                throw FileLineError(file: device.file, line: device.objectLine, problem: "key '\(device.keyPath("profile"))' is missing: name the device's hardware/ profile, such as \"ec11\"")
+            }
+            guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw device.fail("profile", "must be a profile id (letters, digits, - and _), got \"\(text)\"")
+            }
+            profile = text
+        }) else { return nil }
+        var path: String?
+        device.attempt { () throws(FileLineError) in
+            path = try device.string("path", default: nil)
+            if let path, !path.hasPrefix("/dev/") { throw device.fail("path", "must be a device node under /dev/, got \"\(path)\"") }
+        }
+        var gpio: DeviceEntry.GPIOLines?
+        if device.value("gpio") != nil { gpio = parseGPIO(device.child("gpio")) }
+        device.attempt { () throws(FileLineError) in
+            if let gpio, let clash = GPIOLinesCheck.clash(a: gpio.a, b: gpio.b, button: gpio.button) { throw device.fail("gpio", clash) }
+            if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
+        }
+        var control = "mode"
+        device.attempt { () throws(FileLineError) in
+            control = try device.choice("control", ["mode"] + Control.allCases.map(\.rawValue) + ["switch"], default: "mode")
+        }
+        var role = DeviceRole.knob
+        device.attempt { () throws(FileLineError) in role = try device.choice("role", default: .knob) }
+        var entry = DeviceEntry(
+            name: profile, profile: profile, path: path, gpio: gpio, route: role == .buttons ? .none : KnobRoute(name: control) ?? .followMode, grab: false)
+        device.attempt { () throws(FileLineError) in entry.name = try device.string("name", default: profile) ?? profile }
+        device.attempt { () throws(FileLineError) in entry.grab = try device.bool("grab", default: false) }
+        device.attempt { () throws(FileLineError) in entry.light = try device.choice("led", default: .off) }
+        device.attempt { () throws(FileLineError) in
+            if device.value("region") != nil { entry.region = try parseRegion(device.child("region")) }
+        }
+        if device.value("buttons") != nil { (entry.buttonActions, entry.buttonGestures) = parseButtons(device.child("buttons"), perDevice: true) }
+        device.attempt { () throws(FileLineError) in
+            let turning = try AccelerationKey.device(device, notices: &notices)
+            entry.knobOptions.inertia = turning.inertia
+            entry.knobOptions.acceleration = turning.acceleration
+        }
+        device.attempt { () throws(FileLineError) in entry.knobOptions.invert = try device.bool("invert", default: false) }
+        device.attempt { () throws(FileLineError) in
+            entry.knobOptions.detentsPerStep = try device.integer("detents_per_step", in: KnobOptions.acceptedDetentsPerStep, default: 1)
+        }
+        return entry
+    }
+
+    /// A device's `gpio: { chip, a, b, button }`, or nil when a line is missing or not a line.
+    static func parseGPIO(_ lines: ConfigReader) -> DeviceEntry.GPIOLines? {
+        lines.only(["chip", "a", "b", "button"])
+        func line(_ name: String, required: Bool) throws(FileLineError) -> String? {
+            guard let value = lines.value(name) else {
+                if required { throw FileLineError(file: lines.file, line: lines.objectLine, problem: "key '\(lines.keyPath(name))' is missing: give a line offset or name") }
+                return nil
+            }
+            if case .int(let offset) = value, offset >= 0, offset < 10_000 { return String(offset) }
+            if let name = value.stringValue, !name.isEmpty { return name }
+            throw lines.fail(name, "must be a line offset (a whole number) or a line name, got \(value.encoded())")
+        }
+        var chip: String?
+        var a: String?, b: String?, button: String?
+        let read = [
+            lines.attempt { () throws(FileLineError) in
+                chip = try lines.string("chip", default: nil)
+                if let chip, chip.isEmpty {
+                    throw lines.fail("chip", "must name a chip (such as \"gpiochip0\" or a label), or be left out for the Raspberry Pi header")
+                }
+            },
+            lines.attempt { () throws(FileLineError) in a = try line("a", required: true) },
+            lines.attempt { () throws(FileLineError) in b = try line("b", required: true) },
+            lines.attempt { () throws(FileLineError) in button = try line("button", required: false) },
+        ]
+        guard read.allSatisfy({ $0 }), let a, let b else { return nil }
+        return DeviceEntry.GPIOLines(chip: GPIOChipSelector(configured: chip), a: a, b: b, button: button)
     }
 
     /// `buttons: { BTN_0: "mode", BTN_5: "tap", "260": "hold-scrub" }`: keys are BTN_0…BTN_9 or a
@@ -335,31 +440,33 @@ public struct FlywheelConfiguration: Sendable {
     /// (long and double: `mode`, `tap` or `none`).
     static func parseButtons(
         _ buttons: ConfigReader, perDevice: Bool = false
-    ) throws(FileLineError) -> (actions: [UInt16: ButtonAction], gestures: [UInt16: ButtonGestures]) {
+    ) -> (actions: [UInt16: ButtonAction], gestures: [UInt16: ButtonGestures]) {
         var actions: [UInt16: ButtonAction] = [:]
         var gestures: [UInt16: ButtonGestures] = [:]
         for (key, value) in buttons.pairs {
-            guard let code = KeyCode.button(named: key) else {
-                throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
+            buttons.attempt { () throws(FileLineError) in
+                guard let code = KeyCode.button(named: key) else {
+                    throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
+                }
+                guard case .object = value else {
+                    actions[code] = try buttonAction(buttons, key, default: "mode")
+                    return
+                }
+                guard perDevice else {
+                    throw buttons.fail(key, "must be an action such as \"mode\"; long and double presses are given per device, in devices[].buttons")
+                }
+                let button = buttons.child(key)
+                button.only(["press", "long", "double"])
+                let press = try buttonAction(button, "press", default: "mode")
+                var gesture = ButtonGestures()
+                if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
+                if button.value("double") != nil { gesture.double = try buttonAction(button, "double", default: "none", hold: false) }
+                if press.isHold, gesture != ButtonGestures() {
+                    throw button.fail("press", "cannot be a hold-* action on a button with a long or double press (a hold lasts as long as the press)")
+                }
+                actions[code] = press
+                if gesture != ButtonGestures() { gestures[code] = gesture }
             }
-            guard case .object = value else {
-                actions[code] = try buttonAction(buttons, key, default: "mode")
-                continue
-            }
-            guard perDevice else {
-                throw buttons.fail(key, "must be an action such as \"mode\"; long and double presses are given per device, in devices[].buttons")
-            }
-            let button = try buttons.child(key)
-            try button.only(["press", "long", "double"])
-            let press = try buttonAction(button, "press", default: "mode")
-            var gesture = ButtonGestures()
-            if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
-            if button.value("double") != nil { gesture.double = try buttonAction(button, "double", default: "none", hold: false) }
-            if press.isHold, gesture != ButtonGestures() {
-                throw button.fail("press", "cannot be a hold-* action on a button with a long or double press (a hold lasts as long as the press)")
-            }
-            actions[code] = press
-            if gesture != ButtonGestures() { gestures[code] = gesture }
         }
         return (actions, gestures)
     }
@@ -385,7 +492,7 @@ public struct FlywheelConfiguration: Sendable {
     static func parseRegion(_ region: ConfigReader) throws(FileLineError) -> TouchRegion {
         let shape = try region.choice("shape", ["ring", "strip"], default: "ring")
         if shape == "ring" {
-            try region.only(["shape", "center", "min_radius", "detents_per_turn"])
+            region.only(["shape", "center", "min_radius", "detents_per_turn"])
             guard let field = region.value("center") else {
                 throw FileLineError(file: region.file, line: region.objectLine, problem: "key '\(region.keyPath("center"))' is missing: give the ring's centre [x, y] in device units")
             }
@@ -396,7 +503,7 @@ public struct FlywheelConfiguration: Sendable {
                 centerX: x, centerY: y, minimumRadius: try region.number("min_radius", in: 0...1e9, default: 0),
                 detentsPerTurn: try region.number("detents_per_turn", in: 1...3600, default: 24))
         }
-        try region.only(["shape", "axis", "from", "to", "detents"])
+        region.only(["shape", "axis", "from", "to", "detents"])
         let axis = try region.choice("axis", ["x", "y"], default: "x")
         let from = try region.number("from", in: -1e9...1e9, default: 0)
         let to = try region.number("to", in: -1e9...1e9, default: 0)

@@ -12,6 +12,9 @@ public struct FileLineError: Error, Hashable, Sendable, CustomStringConvertible 
     public var key: String?
     /// What was wrong, as the end of a sentence ("expected … but found …").
     public var problem: String
+    /// The file's other mistakes, after this one in the file's order, when one reading found
+    /// several (a configuration); each is a sentence of its own.
+    public var others: [FileLineError] = []
 
     /// Creates an error.
     public init(file: String, line: Int, column: Int? = nil, key: String? = nil, problem: String) {
@@ -22,10 +25,10 @@ public struct FileLineError: Error, Hashable, Sendable, CustomStringConvertible 
         self.problem = problem
     }
 
-    /// One sentence: `FILE line N[, column C]: [key 'K' ]problem.`
+    /// One sentence: `FILE line N[, column C]: [key 'K' ]problem.`; then, a line each, ``others``.
     public var description: String {
         let place = line > 0 ? "\(file) line \(line)" + (column.map { ", column \($0)" } ?? "") : file
         let sentence = (key.map { "key '\($0)' " } ?? "") + problem
-        return "\(place): " + (sentence.hasSuffix(".") ? sentence : sentence + ".")
+        return ([("\(place): " + (sentence.hasSuffix(".") ? sentence : sentence + "."))] + others.map(\.description)).joined(separator: "\n")
     }
 }

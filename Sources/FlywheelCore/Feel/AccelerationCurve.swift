@@ -32,7 +32,8 @@ public struct AccelerationCurve: Sendable, Hashable {
     }
 
     /// What is wrong with `points` as a curve, or nil: speeds in ``acceptedSpeeds`` and
-    /// increasing, factors in ``acceptedFactors``, at most ``maximumPoints``.
+    /// increasing, factors in ``acceptedFactors`` and never falling (a faster turn never moves
+    /// less than a slower one), at most ``maximumPoints``.
     public static func problem(with points: [Point]) -> String? {
         guard points.count <= maximumPoints else { return "has \(points.count) points, at most \(maximumPoints) are accepted" }
         for (index, point) in points.enumerated() {
@@ -44,6 +45,9 @@ public struct AccelerationCurve: Sendable, Hashable {
             }
             if index > 0, point.speed <= points[index - 1].speed {
                 return "point \(index + 1) is not faster than point \(index): speeds must increase"
+            }
+            if index > 0, point.factor < points[index - 1].factor {
+                return "point \(index + 1) has a smaller factor than point \(index): a faster turn would move less; factors must not fall"
             }
         }
         return nil

@@ -17,6 +17,12 @@ public enum ConfigurationProblem: Error, Hashable, Sendable, CustomStringConvert
         return .file(source.error(key: key, problem))
     }
 
+    /// The file's line it is about (0: not a line of the file).
+    var line: Int {
+        if case .file(let error) = self { return error.line }
+        return 0
+    }
+
     /// One sentence.
     public var description: String {
         switch self {

@@ -55,6 +55,19 @@ struct DaemonServingTests {
         #expect(try client.next()?["class"] == .string("pong"))
     }
 
+    @Test("a reload says what it did not apply: a changed device list or socket waits for a restart, an unchanged one is not mentioned")
+    func reloadSaysWhatWaits() throws {
+        let path = try Self.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 17, b: 27 } } ] }")
+        let daemon = try InProcessDaemon(["--config", path, "--frames", "0", "--quiet"])
+        defer { daemon.stop() }
+        try StripDaemonTests.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 17, b: 27 } } ], controls: { tempo: { bpm: 90 } } }", to: path)
+        daemon.daemon.reload()
+        #expect(daemon.said.last == "reloaded \(path).", "\(daemon.said)")
+        try StripDaemonTests.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 5, b: 6 } } ], socket: { mode: '0666' } }", to: path)
+        daemon.daemon.reload()
+        #expect(daemon.said.last == "reloaded \(path); not applied until flywheeld restarts: the devices (devices[0] changed) and the socket's settings (sudo systemctl restart flywheeld).", "\(daemon.said)")
+    }
+
     @Test("a line over 64 KiB gets an error and the connection is closed")
     func longLine() throws {
         let daemon = try InProcessDaemon(["--frames", "0"])
