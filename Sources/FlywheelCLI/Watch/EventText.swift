@@ -17,6 +17,10 @@ struct EventText {
     let timeOfDay: (Double) -> String
     /// The first event's time: the zero of relative times.
     private(set) var zero: Double?
+    /// Whether a scrub with no song length has been shown (what sets one is said the first time).
+    private(set) var saidNoLength = false
+    /// What sets a song length, said after the first scrub line without one.
+    static let noLengthHint = "(no song length: `flywheel mpd` or flywheeld --scrub-duration S sets it)"
 
     init(clock: Clock = .relative, timeOfDay: @escaping (Double) -> String = { _ in "" }) {
         self.clock = clock
@@ -28,7 +32,11 @@ struct EventText {
         guard let message = try? JSONParser.parse(Array(wire.utf8)), let className = message["class"]?.stringValue else { return wire }
         if className == "hello" { return Self.hello(message) }
         let stamp = time(message["time"]?.doubleValue)
-        let (label, text) = Self.body(className, message)
+        var (label, text) = Self.body(className, message)
+        if className == "scrub", !saidNoLength, message["duration"]?.doubleValue == 0 {
+            saidNoLength = true
+            text += " " + Self.noLengthHint
+        }
         return stamp + "  " + label.padded(to: 7) + " " + text
     }
 
@@ -59,7 +67,7 @@ struct EventText {
         switch className {
         case "tempo": return ("tempo", "\(number(m["bpm"])) BPM  \(string("phase"))")
         case "volume": return ("volume", "\(number(m["volume"])) %  \(string("phase"))")
-        case "scrub": return ("scrub", "\(clock(m["position"]?.doubleValue)) / \(clock(m["duration"]?.doubleValue))  \(string("phase"))")
+        case "scrub": return ("scrub", "\(clock(m["position"]?.doubleValue)) / \(length(m["duration"]?.doubleValue))  \(string("phase"))")
         case "mode": return ("mode", "knobs that follow the mode now drive \(string("mode"))")
         case "navigate":
             let steps = Int(m["steps"]?.doubleValue ?? 0)
@@ -105,11 +113,14 @@ struct EventText {
     static func state(_ m: JSONValue) -> String {
         var parts: [String] = []
         if let tempo = m["tempo"] { parts.append("tempo \(number(tempo["bpm"])) BPM") }
-        if let scrub = m["scrub"] { parts.append("scrub \(clock(scrub["position"]?.doubleValue)) / \(clock(scrub["duration"]?.doubleValue))") }
+        if let scrub = m["scrub"] { parts.append("scrub \(clock(scrub["position"]?.doubleValue)) / \(length(scrub["duration"]?.doubleValue))") }
         if let volume = m["volume"] { parts.append("volume \(number(volume["volume"])) %") }
         if let mode = m["mode"]?["active"]?.stringValue { parts.append("mode \(mode)") }
         return parts.joined(separator: ", ")
     }
+
+    /// The content's length as m:ss.t, or `no length` when none is set (0).
+    static func length(_ seconds: Double?) -> String { seconds == 0 ? "no length" : clock(seconds) }
 
     /// A device as `name (kind, path)`.
     static func device(_ d: JSONValue) -> String {

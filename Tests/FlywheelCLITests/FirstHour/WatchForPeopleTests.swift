@@ -56,6 +56,20 @@ struct WatchForPeopleTests {
         #expect(!shown.joined().contains("{"))
     }
 
+    @Test("a scrub with no song length says so, and the first time what sets one (it showed 0:00.0 / 0:00.0 with no word why)")
+    func noLength() {
+        let shown = Self.lines([
+            #"{"class":"scrub","seq":2,"position":0,"duration":0,"phase":"began","time":1.0}"#,
+            #"{"class":"scrub","seq":3,"position":0,"duration":0,"phase":"committed","time":2.0}"#,
+            #"{"class":"state","seq":4,"tempo":{"bpm":120},"scrub":{"position":0,"duration":0},"time":3.0}"#,
+            #"{"class":"scrub","seq":5,"position":12.5,"duration":214,"phase":"moved","time":4.0}"#,
+        ])
+        #expect(shown[0].hasSuffix("scrub   0:00.0 / no length  began (no song length: `flywheel mpd` or flywheeld --scrub-duration S sets it)"), "\(shown[0])")
+        #expect(shown[1].hasSuffix("scrub   0:00.0 / no length  committed"), "\(shown[1])")
+        #expect(shown[2].hasSuffix("state   tempo 120 BPM, scrub 0:00.0 / no length"), "\(shown[2])")
+        #expect(shown[3].hasSuffix("scrub   0:12.5 / 3:34.0  moved"), "\(shown[3])")
+    }
+
     @Test("frames in their control's units, with offset and velocity")
     func frames() {
         let shown = Self.lines([
