@@ -28,12 +28,29 @@ struct ConfigReader {
         FileLineError(file: file, line: line(key), problem: "key '\(keyPath(key))' \(problem)")
     }
 
-    /// Refuses keys outside `known`.
+    /// Refuses keys outside `known`, then a number among the others that is not finite: JSON5
+    /// writes `NaN` and `Infinity`, and no key takes them. Each reader calls this before it reads
+    /// a number.
     func only(_ known: [String]) throws(FileLineError) {
         for (key, _) in pairs where !known.contains(key) {
             throw FileLineError(
                 file: file, line: line(key),
                 problem: "unknown key '\(keyPath(key))'; the keys\(path.isEmpty ? "" : " of '\(path)'") are \(known.joined(separator: ", "))")
+        }
+        for (key, field) in pairs { try requireFinite(field, at: keyPath(key)) }
+    }
+
+    /// Refuses NaN and ±Infinity as `field`, or in it when it is a list or a list of lists (a
+    /// curve), naming the item by its path (`….curve[0][1]`); an object in it has its own reader.
+    func requireFinite(_ field: JSONValue, at keyPath: String) throws(FileLineError) {
+        switch field {
+        case .double(let number) where !number.isFinite:
+            let name = number.isNaN ? "NaN" : number < 0 ? "-Infinity" : "Infinity"
+            throw FileLineError(file: file, line: lines[keyPath] ?? objectLine, problem: "key '\(keyPath)' must be a finite number, got \(name)")
+        case .array(let items):
+            for (index, item) in items.enumerated() { try requireFinite(item, at: "\(keyPath)[\(index)]") }
+        default:
+            return
         }
     }
 
@@ -52,6 +69,8 @@ struct ConfigReader {
         return number
     }
 
+    /// A whole number is one written as one (`96`, `+96`, `0x60`): `96.` and `96.0` are doubles
+    /// (``JSONParser`` gives the case), refused here alike.
     func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int) throws(FileLineError) -> Int {
         guard let field = value(key) else { return fallback }
         guard case .int(let number) = field else { throw fail(key, "must be a whole number, got \(field.encoded())") }
