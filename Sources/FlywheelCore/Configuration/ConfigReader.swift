@@ -48,16 +48,50 @@ struct ConfigReader {
         FileLineError(file: file, line: line(key), problem: "key '\(keyPath(key))' \(problem)")
     }
 
-    /// Refuses keys outside `known`, each one.
+    /// Refuses keys outside `known`, each one, then each known key holding a number that is not
+    /// finite: JSON5 writes `NaN` and `Infinity`, and no key takes them. Each reader calls this
+    /// before it reads a number; such a key then reads as absent (``value(_:)``), so that it is
+    /// said once.
     func only(_ known: [String]) {
         for (key, _) in pairs where !known.contains(key) {
             problems.add(FileLineError(
                 file: file, line: line(key),
                 problem: "unknown key '\(keyPath(key))'; the keys\(path.isEmpty ? "" : " of '\(path)'") are \(known.joined(separator: ", "))"))
         }
+        for (key, field) in pairs where known.contains(key) {
+            attempt { () throws(FileLineError) in try requireFinite(field, at: keyPath(key)) }
+        }
     }
 
-    func value(_ key: String) -> JSONValue? { pairs.first(where: { $0.0 == key })?.1 }
+    /// Refuses NaN and ±Infinity as `field`, or in it when it is a list or a list of lists (a
+    /// curve), naming the item by its path (`….curve[0][1]`); an object in it has its own reader.
+    func requireFinite(_ field: JSONValue, at keyPath: String) throws(FileLineError) {
+        switch field {
+        case .double(let number) where !number.isFinite:
+            let name = number.isNaN ? "NaN" : number < 0 ? "-Infinity" : "Infinity"
+            throw FileLineError(file: file, line: lines[keyPath] ?? objectLine, problem: "key '\(keyPath)' must be a finite number, got \(name)")
+        case .array(let items):
+            for (index, item) in items.enumerated() { try requireFinite(item, at: "\(keyPath)[\(index)]") }
+        default:
+            return
+        }
+    }
+
+    /// The value of `key`; nil when absent, or when it holds a number that is not finite (a
+    /// mistake ``only(_:)`` has said).
+    func value(_ key: String) -> JSONValue? {
+        guard let field = pairs.first(where: { $0.0 == key })?.1, Self.isFinite(field) else { return nil }
+        return field
+    }
+
+    /// Whether `field` has no NaN or ±Infinity in it (as ``requireFinite(_:at:)`` looks).
+    static func isFinite(_ field: JSONValue) -> Bool {
+        switch field {
+        case .double(let number): return number.isFinite
+        case .array(let items): return items.allSatisfy(isFinite)
+        default: return true
+        }
+    }
 
     func child(_ key: String) -> ConfigReader {
         ConfigReader(file: file, lines: lines, path: keyPath(key), value: value(key), line: line(key), problems: problems)
@@ -72,6 +106,8 @@ struct ConfigReader {
         return number
     }
 
+    /// A whole number is one written as one (`96`, `+96`, `0x60`): `96.` and `96.0` are doubles
+    /// (``JSONParser`` gives the case), refused here alike.
     func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int) throws(FileLineError) -> Int {
         guard let field = value(key) else { return fallback }
         guard case .int(let number) = field else { throw fail(key, "must be a whole number, got \(field.encoded())") }

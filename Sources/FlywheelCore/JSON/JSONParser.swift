@@ -19,7 +19,8 @@ public struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
-    /// JSON5 for configuration files: comments, trailing commas, identifier keys, single quotes.
+    /// JSON5 for configuration files: comments, trailing commas, identifier keys, single quotes,
+    /// and JSON5's numbers (``number()``).
     var json5 = false
     /// With JSON5: the 1-based line of every object member, by dotted path (`controls.tempo.range`, `devices[0].name`).
     var memberLines: [String: Int] = [:]
@@ -30,13 +31,15 @@ public struct JSONParser {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses a JSON5 configuration document and the line of every member; an empty document
-    /// (or only comments) is an empty object.
+    /// (or only comments) is an empty object. A byte-order mark, which some editors write, may
+    /// start the document (only start it); offsets still count its three bytes.
     package static func parseJSON5(_ bytes: [UInt8]) throws(Failure) -> (value: JSONValue, memberLines: [String: Int]) {
         if let bad = firstInvalidUTF8(bytes) {
             throw Failure(offset: bad, problem: "invalid UTF-8")
         }
         var parser = JSONParser(bytes)
         parser.json5 = true
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         try parser.skipWhitespaceAndComments()
         if parser.index == bytes.count { return (.object([]), [:]) }
         let value = try parser.value()
@@ -170,14 +173,70 @@ public struct JSONParser {
         case 0x5B: return try array()
         case 0x22: return .string(try string())
         case 0x27 where json5: return .string(try string())
-        case 0x4E where json5, 0x49 where json5:
-            throw fail("NaN and Infinity are not numbers a configuration accepts")
+        case let byte where json5 && Self.isIdentifierStart(byte): return try namedValue()
         case 0x74: try literal("true"); return .bool(true)
         case 0x66: try literal("false"); return .bool(false)
         case 0x6E: try literal("null"); return .null
         case 0x2D, 0x30...0x39: return try number()
+        case 0x2B where json5, 0x2E where json5: return try number()
+        default: throw fail("expected a value but found \(characterShown())")
+        }
+    }
+
+    /// The character at `index` as a message shows it: in quotes, or by its code point when it
+    /// cannot be seen (a byte-order mark, a no-break space).
+    func characterShown() -> String {
+        let scalar = String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).unicodeScalars.first!
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         default:
-            throw fail("expected a value but found '\(String(decoding: bytes[index..<min(index + 1, bytes.count)], as: UTF8.self))'")
+            return "'\(scalar)'"
+        }
+    }
+
+    /// JSON5: a word where a value goes, `true`, `false`, `null`, `Infinity` or `NaN`; any other
+    /// word is a string written without its quotes (`friction: standard`), refused with the fix.
+    mutating func namedValue() throws(Failure) -> JSONValue {
+        let start = index
+        let name = word()
+        switch name {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default:
+            guard let number = Self.namedNumber(name) else {
+                throw Failure(offset: start, problem: "strings need quotes: write \"\(Excerpt.of(name))\"")
+            }
+            return .double(number)
+        }
+    }
+
+    /// JSON5's numbers written as words: `Infinity` and `NaN` (a configuration refuses them by key).
+    static func namedNumber(_ name: String) -> Double? {
+        switch name {
+        case "Infinity": return .infinity
+        case "NaN": return .nan
+        default: return nil
+        }
+    }
+
+    /// The text from `index` up to a space, a comma, a bracket, a colon, a quote or a slash (a
+    /// comment), whatever the characters in it (`ios-normal`, `hold-scrub`).
+    mutating func word() -> String {
+        let start = index
+        while index < bytes.count, !Self.endsWord(bytes[index]) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    static func endsWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0...0x20, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
         }
     }
 
@@ -277,18 +336,21 @@ public struct JSONParser {
         }
     }
 
+    /// The value of a hex digit (either case), or nil.
+    static func hexDigitValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 0x30...0x39: return UInt32(c - 0x30)
+        case 0x61...0x66: return UInt32(c - 0x61 + 10)
+        case 0x41...0x46: return UInt32(c - 0x41 + 10)
+        default: return nil
+        }
+    }
+
     mutating func hex4() throws(Failure) -> UInt32 {
         guard index + 4 <= bytes.count else { throw fail("expected four hex digits after \\u") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let c = bytes[index]
-            let digit: UInt32
-            switch c {
-            case 0x30...0x39: digit = UInt32(c - 0x30)
-            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
-            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
-            default: throw fail("expected four hex digits after \\u")
-            }
+            guard let digit = Self.hexDigitValue(bytes[index]) else { throw fail("expected four hex digits after \\u") }
             value = value << 4 | digit
             index += 1
         }
@@ -352,25 +414,42 @@ public struct JSONParser {
         }
     }
 
+    /// A number as JSON writes it, or with `json5` as JSON5 does too: a `+` sign, hexadecimal
+    /// (`0x60`), no digits before or after the point (`.5`, `96.`), `Infinity` and `NaN`.
+    ///
+    /// One rule, JSON's, gives the case: an integer, written without a point or an exponent
+    /// (hexadecimal included), is `.int`; any other number is `.double`. So `96.` is `96.0`, and a
+    /// key of whole numbers (``ConfigReader/integer(_:in:default:)``, which takes only `.int`)
+    /// refuses `arming_ms: 96.` as it refuses `arming_ms: 96.0`.
     mutating func number() throws(Failure) -> JSONValue {
         let start = index
-        if bytes[index] == 0x2D { index += 1 }
+        let negative = bytes[index] == 0x2D
+        if negative || bytes[index] == 0x2B { index += 1 }
+        if json5, index < bytes.count, Self.isIdentifierStart(bytes[index]) {
+            let wordStart = index
+            guard let named = Self.namedNumber(word()) else {
+                throw Failure(offset: wordStart, problem: "expected digits, Infinity or NaN after the sign")
+            }
+            return .double(negative && named.isInfinite ? -named : named)  // `-NaN` is NaN
+        }
+        if json5, index + 1 < bytes.count, bytes[index] == 0x30, bytes[index + 1] | 0x20 == 0x78 {
+            return try hexInteger(from: start, negative: negative)
+        }
         func digits() -> Int {
             let from = index
             while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
             return index - from
         }
-        guard index < bytes.count else { throw fail("expected digits") }
-        if bytes[index] == 0x30 {
-            index += 1
-        } else if digits() == 0 {
-            throw fail("expected digits")
-        }
+        var integerDigits = 1
+        if index < bytes.count, bytes[index] == 0x30 { index += 1 } else { integerDigits = digits() }
+        // JSON5 lets one side of the point go without digits, not both.
+        let point = index < bytes.count && bytes[index] == 0x2E
+        guard integerDigits > 0 || (json5 && point) else { throw fail("expected digits") }
         var integral = true
-        if index < bytes.count, bytes[index] == 0x2E {
+        if point {
             index += 1
             integral = false
-            guard digits() > 0 else { throw fail("expected digits after the decimal point") }
+            guard digits() > 0 || (json5 && integerDigits > 0) else { throw fail("expected digits after the decimal point") }
         }
         if index < bytes.count, bytes[index] == 0x65 || bytes[index] == 0x45 {
             index += 1
@@ -380,10 +459,25 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
-        guard let value = Double(text), value.isFinite else {
-            throw Failure(offset: start, problem: "the number \(Excerpt.of(text)) is out of range")
-        }
+        guard let value = Double(text), value.isFinite else { throw outOfRange(from: start) }
         return .double(value)
+    }
+
+    /// JSON5's hexadecimal integer (`0x60`, `-0x1F`) from its `0x` at `index`, signed as `negative`
+    /// says: an `.int`, or an error when no digit follows or it does not fit.
+    mutating func hexInteger(from start: Int, negative: Bool) throws(Failure) -> JSONValue {
+        index += 2
+        let digitsStart = index
+        while index < bytes.count, Self.hexDigitValue(bytes[index]) != nil { index += 1 }
+        guard index > digitsStart else { throw fail("expected hex digits after 0x") }
+        let digits = String(decoding: bytes[digitsStart..<index], as: UTF8.self)
+        guard let value = Int((negative ? "-" : "") + digits, radix: 16) else { throw outOfRange(from: start) }
+        return .int(value)
+    }
+
+    /// The number from `start` to `index` does not fit.
+    func outOfRange(from start: Int) -> Failure {
+        Failure(offset: start, problem: "the number \(Excerpt.of(String(decoding: bytes[start..<index], as: UTF8.self))) is out of range")
     }
 }
 

@@ -5,7 +5,8 @@ public enum JSONValue: Hashable, Sendable {
     case bool(Bool)
     /// An integer, written without a fraction.
     case int(Int)
-    /// A finite double (non-finite values encode as `null`: JSON has no NaN).
+    /// A double; a non-finite one (JSON5's `NaN` and `Infinity`, which a configuration refuses by
+    /// key) encodes as `null`, since JSON has no NaN.
     case double(Double)
     /// A number already formatted as JSON text, such as an exact `"12.000250000"` time.
     case number(String)

@@ -77,11 +77,43 @@ struct FlywheelConfigurationTests {
         ("{ controls: { pitch: {} } }", "line 1: unknown key 'controls.pitch'; the keys of 'controls' are tempo, scrub, volume, mode, buttons."),
         ("{ clients: { max_clients: 0 } }", "line 1: key 'clients.max_clients' must be from 1 to 4096, got 0."),
         ("{\n feel: {},\n feel: {} }", "line 3, column 2: the key \"feel\" appears twice (first on line 2)."),
-        ("{ feel: { damping: NaN } }", "line 1, column 20: NaN and Infinity are not numbers a configuration accepts."),
+        ("{ feel: { damping: NaN } }", "line 1: key 'feel.damping' must be a finite number, got NaN."),
+        ("{ feel: { dampnig: NaN } }", "line 1: unknown key 'feel.dampnig'; the keys of 'feel' are friction, damping, response, min_fling_speed, max_speed, release_silence_ms, new_gesture_gap_ms, frames_hz."),
+        ("{ feel: {\n friction: standard } }", "line 2, column 12: strings need quotes: write \"standard\"."),
+        ("{ controls: { tempo: { bounds: hard } } }", "line 1, column 32: strings need quotes: write \"hard\"."),
+        // `96.` is `96.0`, a double: a key of whole numbers refuses both alike.
+        ("{ controls: { scrub: { arming_ms: 96. } } }", "line 1: key 'controls.scrub.arming_ms' must be a whole number, got 96."),
+        ("{ controls: { scrub: { arming_ms: 96.0 } } }", "line 1: key 'controls.scrub.arming_ms' must be a whole number, got 96."),
+        ("{ socket: { mode: 0x } }", "line 1, column 21: expected hex digits after 0x."),
+        ("\u{FEFF}", "line 1: the configuration is empty (write {} for the defaults)."),
+        ("\u{FEFF}// nothing yet\n", "line 1: the configuration is empty (write {} for the defaults)."),
+        ("{ feel: {} }\n\u{FEFF}", "line 2, column 1: unexpected text after the configuration object."),
         ("{ feel: {} } extra", "line 1, column 14: unexpected text after the configuration object."),
         ("{\n /* never closed\n", "line 2, column 2: a /* comment that never ends."),
         ("{ feel: { damping: 'x }", "line 1, column 24: expected '\"' to close the string but the input ended."),
         ("[1, 2]", "line 1: the configuration must be an object { … }, got an array."),
+        // NaN and Infinity (JSON5 writes them) are refused by the key, in every numeric key and list.
+        ("\u{FEFF}{\n\n feel: { damping: -NaN } }", "line 3: key 'feel.damping' must be a finite number, got NaN."),
+        ("{ feel: { friction: Infinity } }", "line 1: key 'feel.friction' must be a finite number, got Infinity."),
+        ("{ feel: { max_speed: -Infinity } }", "line 1: key 'feel.max_speed' must be a finite number, got -Infinity."),
+        // NaN encodes as null, and `min_fling_speed: null` means none: NaN must not pass for it.
+        ("{ feel: { min_fling_speed: NaN } }", "line 1: key 'feel.min_fling_speed' must be a finite number, got NaN."),
+        ("{ feel: { release_silence_ms: +Infinity } }", "line 1: key 'feel.release_silence_ms' must be a finite number, got Infinity."),
+        ("{ controls: { tempo: { bpm: Infinity } } }", "line 1: key 'controls.tempo.bpm' must be a finite number, got Infinity."),
+        ("{ controls: { tempo: { resolution: NaN } } }", "line 1: key 'controls.tempo.resolution' must be a finite number, got NaN."),
+        ("{ controls: { tempo: { range: [20, Infinity] } } }", "line 1: key 'controls.tempo.range[1]' must be a finite number, got Infinity."),
+        ("{ controls: { scrub: { seconds_per_detent: [\n  0.5,\n  NaN] } } }", "line 3: key 'controls.scrub.seconds_per_detent[1]' must be a finite number, got NaN."),
+        ("{ controls: { scrub: { shuttle_rates: [1, 2, Infinity] } } }", "line 1: key 'controls.scrub.shuttle_rates[2]' must be a finite number, got Infinity."),
+        ("{ controls: { scrub: { arming_ms: NaN } } }", "line 1: key 'controls.scrub.arming_ms' must be a finite number, got NaN."),
+        ("{ controls: { volume: { acceleration: { curve: [[5, 1], [NaN, 2]] } } } }", "line 1: key 'controls.volume.acceleration.curve[1][0]' must be a finite number, got NaN."),
+        ("{ controls: { volume: { cap: Infinity } } }", "line 1: key 'controls.volume.cap' must be a finite number, got Infinity."),
+        ("{ devices: [ { profile: 'ec11', acceleration: { curve: [[5, -Infinity]] } } ] }", "line 1: key 'devices[0].acceleration.curve[0][1]' must be a finite number, got -Infinity."),
+        ("{ devices: [\n  { profile: 'touch', region: { center: [Infinity, 0] } } ] }", "line 2: key 'devices[0].region.center[0]' must be a finite number, got Infinity."),
+        ("{ devices: [ { profile: 'touch', region: { shape: 'strip', from: -Infinity, to: 5 } } ] }", "line 1: key 'devices[0].region.from' must be a finite number, got -Infinity."),
+        ("{ devices: [ { profile: 'ec11', gpio: { a: NaN, b: 2 } } ] }", "line 1: key 'devices[0].gpio.a' must be a finite number, got NaN."),
+        ("{ devices: [ { profile: 'ec11', detents_per_step: Infinity } ] }", "line 1: key 'devices[0].detents_per_step' must be a finite number, got Infinity."),
+        ("{ socket: { mode: NaN } }", "line 1: key 'socket.mode' must be a finite number, got NaN."),
+        ("{ clients: { max_clients: Infinity } }", "line 1: key 'clients.max_clients' must be a finite number, got Infinity."),
     ]
 
     @Test("malformed configurations name the file, the line and the key", arguments: 0..<bad.count)
@@ -93,6 +125,27 @@ struct FlywheelConfigurationTests {
         } catch {
             #expect(error.description == "/etc/flywheel/flywheel.json5 " + message)
         }
+    }
+
+    @Test("JSON5 numbers: a sign, hexadecimal, a point at either end; a byte-order mark at the start")
+    func json5Numbers() throws {
+        let config = try Self.parse("""
+            \u{FEFF}{
+              feel: { response: .25, max_speed: +40, damping: 1. },
+              controls: {
+                tempo: { bpm: +96., range: [0x14, 0x12C] },
+                scrub: { arming_ms: 0x60, seconds_per_detent: [.5, 3e1], shuttle_rates: [.5, 1., +2] },
+                volume: { cap: 0X64, start: +30 },
+              },
+              devices: [ { profile: 'touch', path: '/dev/input/event5', region: { shape: 'strip', from: -0x1F, to: +.5e3 } } ],
+            }
+            """)
+        #expect(config.feel.spring.responseSeconds == 0.25 && config.feel.maximumSpeed == 40 && config.feel.spring.damping == 1)
+        #expect(config.bpm == 96 && config.tempoDial.range == 20...300)
+        #expect(config.armingNanoseconds == 96_000_000 && config.secondsPerDetent == 0.5...30 && config.shuttleRates.rates == [0.5, 1, 2])
+        #expect(config.volumeDial.cap == 100 && config.volume == 30)
+        #expect(config.devices.first?.region == .strip(alongX: true, from: -31, to: 500, detents: 32))
+        #expect(config.source?.keyLines["controls.scrub.arming_ms"] == 5)
     }
 
     @Test("a gpio entry without a chip, or with chip \"header\", is on the Raspberry Pi header; lines by offset or name")
