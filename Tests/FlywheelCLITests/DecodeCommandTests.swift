@@ -50,7 +50,7 @@ struct DecodeCommandTests {
               message: "--steps-per-detent must be 1, 2, 4 or auto, not '3'."),
         .init(arguments: ["decode", "a", "--bogus"], status: 2, message: "'decode' does not know the option --bogus."),
         .init(arguments: ["decode", "a", "--channels"], status: 2, message: "'decode': the option --channels needs a value."),
-        .init(arguments: ["frobnicate"], status: 2, message: "Unknown command 'frobnicate'; run 'flywheel --help' for the commands."),
+        .init(arguments: ["frobnicate"], status: 2, message: "there is no command 'frobnicate'; 'flywheel --help' lists the commands."),
     ]
 
     @Test("every error is one sentence on standard error with a non-zero status", arguments: failures)

@@ -13,7 +13,7 @@ enum AccelerationKey {
         let object = reader.child(key)
         object.only(["curve"])
         guard let list = object.value("curve") else {
-            throw FileLineError(file: reader.file, line: reader.line(key), problem: "key '\(object.keyPath("curve"))' is missing: give [[SPEED, FACTOR], …]")
+            throw object.missing("curve", line: reader.line(key), "give [[SPEED, FACTOR], …]")
         }
         guard case .array(let items) = list else { throw object.fail("curve", "must be a list of [SPEED, FACTOR] pairs, got \(list.encoded())") }
         guard !items.isEmpty else { throw object.fail("curve", "is empty: write acceleration: \"off\" for one step a detent at any speed") }

@@ -84,6 +84,16 @@ struct ConfigReader {
         return field
     }
 
+    /// The mistake for a required `key` that is not there: "is missing: `fix`", or, when the key
+    /// is there with a number that is not finite (``only(_:)`` said so), ``alreadySaid``.
+    func missing(_ key: String, line: Int, _ fix: String) -> FileLineError {
+        guard !pairs.contains(where: { $0.0 == key }) else { return Self.alreadySaid }
+        return FileLineError(file: file, line: line, problem: "key '\(keyPath(key))' is missing: \(fix)")
+    }
+
+    /// A mistake that stands for one already said: ``ConfigProblems`` drops it.
+    static let alreadySaid = FileLineError(file: "", line: -1, problem: "")
+
     /// Whether `field` has no NaN or ±Infinity in it (as ``requireFinite(_:at:)`` looks).
     static func isFinite(_ field: JSONValue) -> Bool {
         switch field {
@@ -150,7 +160,11 @@ struct ConfigReader {
 final class ConfigProblems {
     private(set) var errors: [FileLineError] = []
 
-    func add(_ error: FileLineError) { errors.append(error) }
+    /// Keeps `error`, unless it stands for one already said (``ConfigReader/missing(_:line:_:)``).
+    func add(_ error: FileLineError) {
+        guard error != ConfigReader.alreadySaid else { return }
+        errors.append(error)
+    }
 
     /// Throws every mistake found, the first in the file first (by line, then column; mistakes on
     /// one line in the order found), the others in its ``FileLineError/others``.

@@ -359,7 +359,7 @@ public struct FlywheelConfiguration: Sendable {
         var profile = ""
         guard device.attempt({ () throws(FileLineError) in
             guard let text = try device.string("profile", default: nil), !text.isEmpty else {
-                throw FileLineError(file: device.file, line: device.objectLine, problem: "key '\(device.keyPath("profile"))' is missing: name the device's hardware/ profile, such as \"ec11\"")
+                throw device.missing("profile", line: device.objectLine, "name the device's hardware/ profile, such as \"ec11\"")
             }
             guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw device.fail("profile", "must be a profile id (letters, digits, - and _), got \"\(text)\"")
@@ -409,7 +409,7 @@ public struct FlywheelConfiguration: Sendable {
         lines.only(["chip", "a", "b", "button"])
         func line(_ name: String, required: Bool) throws(FileLineError) -> String? {
             guard let value = lines.value(name) else {
-                if required { throw FileLineError(file: lines.file, line: lines.objectLine, problem: "key '\(lines.keyPath(name))' is missing: give a line offset or name") }
+                if required { throw lines.missing(name, line: lines.objectLine, "give a line offset or name") }
                 return nil
             }
             if case .int(let offset) = value, offset >= 0, offset < 10_000 { return String(offset) }
@@ -494,7 +494,7 @@ public struct FlywheelConfiguration: Sendable {
         if shape == "ring" {
             region.only(["shape", "center", "min_radius", "detents_per_turn"])
             guard let field = region.value("center") else {
-                throw FileLineError(file: region.file, line: region.objectLine, problem: "key '\(region.keyPath("center"))' is missing: give the ring's centre [x, y] in device units")
+                throw region.missing("center", line: region.objectLine, "give the ring's centre [x, y] in device units")
             }
             guard case .array(let items) = field, items.count == 2, let x = items[0].doubleValue, let y = items[1].doubleValue,
                 x.isFinite, y.isFinite

@@ -38,7 +38,7 @@ struct CommandErrorTests {
     func prefix() {
         let run = ChildProcess.run(ChildProcess.product("flywheel"), ["decode", "/nonexistent.edges"])
         #expect(run.status == 1 && run.err.hasPrefix("flywheel: "))
-        #expect(ToolRun.run(["frobnicate"]).err.hasPrefix("flywheel: Unknown command 'frobnicate'"))
+        #expect(ToolRun.run(["frobnicate"]).err.hasPrefix("flywheel: there is no command 'frobnicate'"))
     }
 
     @Test("devices --json prints [] when it finds nothing; a missing folder is said")

@@ -40,7 +40,7 @@ struct AccelerationConfigurationTests {
         #expect(config.devices[0].knobOptions.inertia == false)
         #expect(config.devices[0].knobOptions.acceleration == .off, "as before, every detent is one step")
         let warnings = ConfigurationWarnings.warnings(in: config, exists: { _ in true }, chipExists: { _ in true }).map(\.description)
-        #expect(warnings.first?.hasPrefix("f.json5 line 3: key 'devices[0].acceleration' as true or false is the old name of 'inertia': write inertia: false, acceleration: \"off\"") == true, "\(warnings)")
+        #expect(warnings.last?.hasPrefix("f.json5 line 3: key 'devices[0].acceleration' as true or false is the old name of 'inertia': write inertia: false, acceleration: \"off\"") == true, "\(warnings)")
         let on = try Self.parse("{ devices: [{ profile: 'ec11', acceleration: true }] }")
         #expect(on.devices[0].knobOptions == KnobOptions() && on.notices.count == 1)
         #expect(Self.error("{ devices: [\n{ profile: 'ec11', inertia: true,\nacceleration: false }] }")?
