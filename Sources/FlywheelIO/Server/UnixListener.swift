@@ -79,8 +79,8 @@ public final class UnixListener {
 
     /// Binds and listens at `path` with permission `mode` and, if given, group `group`.
     ///
-    /// Ownership of the path is decided by an exclusive `flock` on `PATH.lock` (kept for the
-    /// process's life, never removed: removing a lock file races with the next daemon). The socket
+    /// Ownership of the path is decided by an exclusive `flock` on `PATH.lock` (held for the
+    /// process's life and removed at its clean end, see ``PathLock``). The socket
     /// is made in a private directory beside the path (mode 0700, so nobody can swap it for a link),
     /// given its mode through the umask at `bind()` and its group by `lchown`, then renamed onto the
     /// path: the path never shows a socket with the wrong owner or mode, and no permission call
@@ -162,13 +162,14 @@ public final class UnixListener {
     }
 
     /// Closes the socket and removes its file if this process created it and the path still
-    /// names that file (another daemon may own the path now). The lock is released last.
+    /// names that file (another daemon may own the path now). The lock file goes last, removed the
+    /// same way (``PathLock/remove()``).
     public func close() {
         Glibc.close(fd)
         if let ownedPath, let inode {
             var info = stat()
             if lstat(ownedPath, &info) == 0, info.st_dev == inode.0, info.st_ino == inode.1 { unlink(ownedPath) }
         }
-        lock?.release()
+        lock?.remove()
     }
 }

@@ -32,6 +32,48 @@ struct UnixListenerTests {
         rmdir(directory)
     }
 
+    @Test("a clean close leaves no lock file behind; a lock file someone else holds is left")
+    func noLockLeft() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        let listener = try UnixListener.bind(path: path)
+        #expect(Self.inode(path + ".lock") != nil)
+        listener.close()
+        #expect(Self.inode(path + ".lock") == nil, "the lock file stayed after a clean close")
+        #expect(Self.inode(path) == nil)
+        // The lock file swapped for another one (a second daemon's) while the first ran: the first
+        // removes only the file it locked.
+        let first = try UnixListener.bind(path: path)
+        #expect(rename(path + ".lock", directory + "/old.lock") == 0)
+        let other = open(path + ".lock", O_RDONLY | O_CREAT, 0o644)
+        let others = Self.inode(path + ".lock")
+        first.close()
+        #expect(others != nil && Self.inode(path + ".lock") == others)
+        close(other)
+        for name in ["/flywheel.sock.lock", "/old.lock"] { unlink(directory + name) }
+        rmdir(directory)
+    }
+
+    @Test("a lock taken on a file removed meanwhile (its owner's clean exit) is taken again on the file at the path")
+    func lockOnRemovedFile() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        let first = try UnixListener.bind(path: path)
+        var opened = 0
+        // Between the second's open and its flock, the first exits cleanly: it removes the file
+        // the second has open and releases it, so the second's flock succeeds on a removed file.
+        let second = try PathLock(lockPath: path + ".lock", guarding: path, afterOpen: {
+            opened += 1
+            if opened == 1 { first.close() }
+        })
+        #expect(opened == 2, "the lock on the removed file was kept")
+        #expect(Self.inode(path + ".lock") != nil)
+        #expect(throws: UnixListener.SetupError.self) { _ = try UnixListener.bind(path: path) }  // the second holds the file at the path
+        second.remove()
+        #expect(Self.inode(path + ".lock") == nil)
+        rmdir(directory)
+    }
+
     @Test("on close a listener removes the path only if it still names its own socket")
     func removesOnlyItsOwn() throws {
         let directory = Self.temporaryDirectory()
