@@ -32,9 +32,9 @@ PROTOCOL_DOC=${FLYWHEEL_PROTOCOL_DOC:-}
 MAINTAINER=${FLYWHEEL_MAINTAINER:-Flywheel developers <flywheel@example.org>}
 # The package's revision of the program's version: flywheel_VERSION-REVISION_ARCH.deb.
 REVISION=${FLYWHEEL_DEB_REVISION:-1}
-# The licence the copyright file states (the project has not published one yet).
-LICENSE_NAME=${FLYWHEEL_LICENSE_NAME:-unspecified}
-LICENSE_TEXT=${FLYWHEEL_LICENSE_TEXT:-No licence has been published for Flywheel yet; all rights are reserved by its authors.}
+# The licence: the Apache License 2.0 (udev/LICENSE, the licence of Swift and swift-nio); Debian
+# ships its text in /usr/share/common-licenses, which the copyright file points to.
+LICENSE_NAME=Apache-2.0
 
 cd "$(dirname "$0")/.."
 build=yes
@@ -116,7 +116,16 @@ Upstream-Name: flywheel
 Files: *
 Copyright: $(date -u -d "@$epoch" +%Y) the Flywheel authors
 License: $LICENSE_NAME
- $LICENSE_TEXT
+
+License: $LICENSE_NAME
+ Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+ this software except in compliance with the License. Unless required by
+ applicable law or agreed to in writing, software distributed under the License
+ is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ KIND, either express or implied.
+ .
+ On Debian systems, the full text of the Apache License, Version 2.0 can be
+ found in the file /usr/share/common-licenses/Apache-2.0.
 COPYRIGHT
 {
     echo "flywheel ($version) unstable; urgency=medium"
