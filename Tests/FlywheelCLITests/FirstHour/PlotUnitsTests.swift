@@ -20,7 +20,12 @@ struct PlotUnitsTests {
         let rows = Self.rows(["plot", "--flick", "30", "--control", "tempo", "--from", "120"])
         let dial = TempoDial()
         #expect(Double(rows[0][1]) == Double(dial.detent(nearest: 120)))
-        let target = Motion(releasedAt: 0, position: 100, velocity: 30, reportedDetent: 100, bounds: .clamp(0...280)).target
+        // The tempo accelerates by default, as flywheeld's: a hand that lets go at 30 detents/s turned
+        // that fast, each detent 4 steps, so the coast starts at 120 detents/s and may reach 240.
+        let factor = AccelerationCurve.standard(for: .tempo).factor(atSpeed: 30)
+        var feel = FeelParameters()
+        feel.maximumSpeed *= factor
+        let target = Motion(releasedAt: 0, position: 100, velocity: 30 * factor, reportedDetent: 100, bounds: .clamp(0...280), parameters: feel).target
         #expect(Int(rows.last![3]) == target && Double(rows.last![4]) == dial.bpm(atDetent: target).value)
         // Between whole BPMs the start is part way to the next detent.
         #expect(Double(Self.rows(["plot", "--flick", "1", "--control", "tempo", "--from", "96.5"])[0][1]) == 76.5)
