@@ -22,7 +22,8 @@
 #   /usr/lib/systemd/user/flywheel-pipewire.service   a user unit (PipeWire runs as the logged-in user), left disabled
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
-#   /usr/share/doc/flywheel/               the README, the protocol, the Raspberry Pi guide, the music-box recipe, profiles' format, copyright, changelog
+#   /usr/share/doc/flywheel/               the README, the protocol, the configuration (Daemon.md), the bridges' guide, the feel, the Raspberry Pi
+#                                          guide, the music-box recipe, profiles' format, the example configuration, copyright, changelog
 #   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
 # and the maintainer scripts in udev/package/ (the gpio and uinput groups, udev reload, the socket enabled).
 set -euo pipefail
@@ -104,9 +105,25 @@ install -m 0644 udev/flywheeld.service udev/flywheeld.socket udev/flywheel-mpd.s
 install -m 0644 udev/flywheel-pipewire.service "$root/usr/lib/systemd/user/"
 install -m 0644 udev/web/flywheel.html "$root/usr/share/flywheel/web/"
 install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
+# The documents, under the names the README, the guides, the manual pages and --help use, their
+# links to one another rewritten to the installed files (a link into the source tree, such as
+# Tests/, stays as it is: it names the repository). The example configuration, pristine, beside them.
 install -m 0644 README.md "$doc/README.md"
-install -m 0644 "$PROTOCOL_DOC" "$doc/PROTOCOL.md"
+install -m 0644 "$PROTOCOL_DOC" "$doc/Protocol.md"
 install -m 0644 hardware/RASPBERRY-PI.md hardware/MUSIC-BOX.md hardware/PROFILES.md "$doc/"
+for catalog_doc in Sources/FlywheelDaemon/FlywheelDaemon.docc/Daemon.md Sources/FlywheelCLI/FlywheelCLI.docc/MusicSoftware.md \
+    Sources/FlywheelCore/FlywheelCore.docc/Feel.md; do
+    install -m 0644 "$catalog_doc" "$doc/"
+done
+install -D -m 0644 udev/flywheel.json5 "$doc/examples/flywheel.json5"
+for installed in "$doc"/*.md; do
+    sed -i -E \
+        -e 's#\]\((\.\./)*Sources/[A-Za-z]+/[A-Za-z]+\.docc/([A-Za-z]+\.md)#](\2#g' \
+        -e 's#\]\((\.\./)*hardware/([A-Z-]+\.md)#](\2#g' \
+        -e 's#\]\((\.\./)*README\.md#](README.md#g' \
+        -e 's#\]\((\.\./)*udev/flywheel\.json5\)#](examples/flywheel.json5)#g' \
+        "$installed"
+done
 install -D -m 0644 udev/package/lintian-overrides "$root/usr/share/lintian/overrides/flywheel"
 
 cat > "$doc/copyright" <<COPYRIGHT
@@ -148,7 +165,7 @@ manual() {
         "$bin/$program" --help | sed -e 's/\\/\\e/g' -e 's/^[.'"'"']/\\\&&/'
         echo ".fi"
         echo ".SH SEE ALSO"
-        echo "/usr/share/doc/flywheel/README.md, /usr/share/doc/flywheel/PROTOCOL.md"
+        echo "/usr/share/doc/flywheel/README.md, /usr/share/doc/flywheel/Protocol.md, /usr/share/doc/flywheel/Daemon.md"
     } | gzip -9n > "$root/usr/share/man/man$section/$program.$section.gz"
 }
 manual flywheeld 8 "serves tempo and scrub events from knobs, jog wheels and touch panels"

@@ -54,7 +54,12 @@ expected="0755 usr/bin/flywheeld
 0644 usr/lib/systemd/user/flywheel-pipewire.service
 0644 usr/share/flywheel/web/flywheel.html
 0644 etc/flywheel/flywheel.json5
-0644 usr/share/doc/flywheel/PROTOCOL.md
+0644 usr/share/doc/flywheel/Protocol.md
+0644 usr/share/doc/flywheel/Daemon.md
+0644 usr/share/doc/flywheel/MusicSoftware.md
+0644 usr/share/doc/flywheel/Feel.md
+0644 usr/share/doc/flywheel/PROFILES.md
+0644 usr/share/doc/flywheel/examples/flywheel.json5
 0644 usr/share/doc/flywheel/README.md
 0644 usr/share/doc/flywheel/RASPBERRY-PI.md
 0644 usr/share/doc/flywheel/MUSIC-BOX.md
@@ -80,6 +85,26 @@ files_present() {
     return $ok
 }
 check "every file is there with its mode" files_present
+
+# Every link from one installed document to another, or to the example configuration, resolves in
+# the installed folder; so does every /usr/share/doc/flywheel/ path --help and the manual pages name.
+docs_linked() {
+    local document target ok=0 named
+    for document in "$root/usr/share/doc/flywheel/"*.md; do
+        while read -r target; do
+            target=${target%%#*}
+            [ -n "$target" ] || continue
+            case $target in http*|/*|Tests/*|udev/*|Sources/*|hardware/*|.ci/*|../*) continue ;; esac
+            [ -e "$root/usr/share/doc/flywheel/$target" ] || { echo "    $(basename "$document") links to $target, which the package lacks"; ok=1; }
+        done < <(grep -o '](\([^)]*\))' "$document" | sed 's/^](//; s/)$//')
+    done
+    for named in $( { "$root/usr/bin/flywheeld" --help; "$root/usr/bin/flywheel" --help; zcat "$root/usr/share/man/man8/flywheeld.8.gz"; } |
+        grep -o '/usr/share/doc/flywheel/[A-Za-z./-]*' | sed 's/[.]$//' | sort -u); do
+        [ -e "$root$named" ] || { echo "    $named is named by --help or a manual page, and not installed"; ok=1; }
+    done
+    return $ok
+}
+check "the installed documents' links and the paths --help names resolve" docs_linked
 
 owner_root() { [ -z "$(dpkg-deb -c "$deb" | awk '$2 != "root/root"')" ]; }
 check "every file belongs to root:root" owner_root

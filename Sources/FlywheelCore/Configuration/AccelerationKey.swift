@@ -11,7 +11,7 @@ enum AccelerationKey {
         }
         guard case .object = field else { throw reader.fail(key, "\(expected), got \(field.encoded())") }
         let object = reader.child(key)
-        object.only(["curve"])
+        object.only(FlywheelConfiguration.keys["acceleration"]!)
         guard let list = object.value("curve") else {
             throw object.missing("curve", line: reader.line(key), "give [[SPEED, FACTOR], …]")
         }

@@ -107,6 +107,31 @@ public struct FlywheelConfiguration: Sendable {
     /// The configured device for a profile id, if any.
     public func device(profile: String) -> DeviceEntry? { devices.first { $0.profile == profile } }
 
+    /// Every key the file takes, by the object it is in (a device's `region` by its shape, a
+    /// device's button given as `{ press, long, double }` as `BUTTON`, any `acceleration` given as
+    /// a curve): what ``parse(_:file:)`` accepts, and what the example configuration
+    /// (udev/flywheel.json5) shows, each key at least once.
+    package static let keys: [String: [String]] = [
+        "": ["socket", "feel", "controls", "clients", "devices"],
+        "socket": ["path", "group", "mode"],
+        "feel": ["friction", "damping", "response", "min_fling_speed", "max_speed", "release_silence_ms", "new_gesture_gap_ms", "frames_hz"],
+        "controls": ["tempo", "scrub", "volume", "mode", "buttons"],
+        "controls.tempo": ["range", "table", "bpm", "bounds", "acceleration", "resolution"],
+        "controls.volume": ["cap", "start", "step", "bounds", "acceleration", "restore_max"],
+        "controls.scrub": ["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"],
+        "controls.mode": ["segments", "initial"],
+        "clients": ["max_clients", "queue_messages"],
+        "devices[]": [
+            "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
+            "inertia", "acceleration",
+        ],
+        "devices[].gpio": ["chip", "a", "b", "button"],
+        "devices[].buttons.BUTTON": ["press", "long", "double"],
+        "devices[].region (ring)": ["shape", "center", "min_radius", "detents_per_turn"],
+        "devices[].region (strip)": ["shape", "axis", "from", "to", "detents"],
+        "acceleration": ["curve"],
+    ]
+
     /// The defaults.
     public init() {}
 
@@ -129,11 +154,11 @@ public struct FlywheelConfiguration: Sendable {
         // reading goes on, so that every mistake in the file is reported at once, in its order.
         let problems = ConfigProblems()
         let root = ConfigReader(file: file, lines: document.memberLines, path: "", value: document.value, line: 1, problems: problems)
-        root.only(["socket", "feel", "controls", "clients", "devices"])
+        root.only(Self.keys[""]!)
         parseSocket(root.child("socket"), into: &config)
         parseFeel(root.child("feel"), into: &config)
         let controls = root.child("controls")
-        controls.only(["tempo", "scrub", "volume", "mode", "buttons"])
+        controls.only(Self.keys["controls"]!)
         parseTempo(controls.child("tempo"), into: &config)
         parseVolume(controls.child("volume"), into: &config)
         parseScrub(controls.child("scrub"), into: &config)
@@ -141,7 +166,7 @@ public struct FlywheelConfiguration: Sendable {
         config.buttonActions = parseButtons(controls.child("buttons")).actions
 
         let clients = root.child("clients")
-        clients.only(["max_clients", "queue_messages"])
+        clients.only(Self.keys["clients"]!)
         clients.attempt { () throws(FileLineError) in config.maxClients = try clients.integer("max_clients", in: 1...4096, default: 256) }
         clients.attempt { () throws(FileLineError) in config.queueMessages = try clients.integer("queue_messages", in: 16...65_536, default: 1024) }
         config.devices = parseDevices(root, notices: &config.notices)
@@ -150,7 +175,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseSocket(_ socket: ConfigReader, into config: inout FlywheelConfiguration) {
-        socket.only(["path", "group", "mode"])
+        socket.only(Self.keys["socket"]!)
         socket.attempt { () throws(FileLineError) in
             if let path = try socket.string("path", default: nil) {
                 guard path.hasPrefix("/"), path.utf8.count < 108 else { throw socket.fail("path", "must be an absolute path under 108 bytes, got \"\(path)\"") }
@@ -173,7 +198,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseFeel(_ feel: ConfigReader, into config: inout FlywheelConfiguration) {
-        feel.only(["friction", "damping", "response", "min_fling_speed", "max_speed", "release_silence_ms", "new_gesture_gap_ms", "frames_hz"])
+        feel.only(Self.keys["feel"]!)
         feel.attempt { () throws(FileLineError) in
             guard let field = feel.value("friction") else { return }
             if let name = field.stringValue {
@@ -215,7 +240,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseTempo(_ tempo: ConfigReader, into config: inout FlywheelConfiguration) {
-        tempo.only(["range", "table", "bpm", "bounds", "acceleration", "resolution"])
+        tempo.only(Self.keys["controls.tempo"]!)
         tempo.attempt { () throws(FileLineError) in config.accelerations[.tempo] = try AccelerationKey.curve(tempo, "acceleration") }
         var range = 20...300
         // The bpm is measured against the range, and the table and resolution go with it: once
@@ -254,7 +279,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseVolume(_ volume: ConfigReader, into config: inout FlywheelConfiguration) {
-        volume.only(["cap", "start", "step", "bounds", "acceleration", "restore_max"])
+        volume.only(Self.keys["controls.volume"]!)
         volume.attempt { () throws(FileLineError) in config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration") }
         var cap = 100
         // The step and the start are measured against the cap: not once the cap is a mistake.
@@ -273,7 +298,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseScrub(_ scrub: ConfigReader, into config: inout FlywheelConfiguration) {
-        scrub.only(["detents_per_sweep", "seconds_per_detent", "arming_ms", "shuttle_rates", "commit", "acceleration"])
+        scrub.only(Self.keys["controls.scrub"]!)
         scrub.attempt { () throws(FileLineError) in config.accelerations[.scrub] = try AccelerationKey.curve(scrub, "acceleration") }
         scrub.attempt { () throws(FileLineError) in
             if scrub.value("commit") != nil { config.scrubCommit = try scrub.choice("commit", default: ScrubCommitPolicy.onRest) }
@@ -305,7 +330,7 @@ public struct FlywheelConfiguration: Sendable {
     }
 
     static func parseMode(_ mode: ConfigReader, into config: inout FlywheelConfiguration) {
-        mode.only(["segments", "initial"])
+        mode.only(Self.keys["controls.mode"]!)
         // The initial mode is one of the segments: not judged once the segments are a mistake.
         let segmentsRead = mode.attempt { () throws(FileLineError) in
             guard let field = mode.value("segments") else { return }
@@ -352,10 +377,7 @@ public struct FlywheelConfiguration: Sendable {
     /// One device entry, or nil when it cannot be read at all (no profile); its other mistakes go
     /// to the reader's problems.
     static func parseDevice(_ device: ConfigReader, notices: inout [ConfigurationNotice]) -> DeviceEntry? {
-        device.only([
-            "name", "profile", "path", "gpio", "role", "control", "grab", "region", "led", "buttons", "invert", "detents_per_step",
-            "inertia", "acceleration",
-        ])
+        device.only(Self.keys["devices[]"]!)
         var profile = ""
         guard device.attempt({ () throws(FileLineError) in
             guard let text = try device.string("profile", default: nil), !text.isEmpty else {
@@ -406,7 +428,7 @@ public struct FlywheelConfiguration: Sendable {
 
     /// A device's `gpio: { chip, a, b, button }`, or nil when a line is missing or not a line.
     static func parseGPIO(_ lines: ConfigReader) -> DeviceEntry.GPIOLines? {
-        lines.only(["chip", "a", "b", "button"])
+        lines.only(Self.keys["devices[].gpio"]!)
         func line(_ name: String, required: Bool) throws(FileLineError) -> String? {
             guard let value = lines.value(name) else {
                 if required { throw lines.missing(name, line: lines.objectLine, "give a line offset or name") }
@@ -456,7 +478,7 @@ public struct FlywheelConfiguration: Sendable {
                     throw buttons.fail(key, "must be an action such as \"mode\"; long and double presses are given per device, in devices[].buttons")
                 }
                 let button = buttons.child(key)
-                button.only(["press", "long", "double"])
+                button.only(Self.keys["devices[].buttons.BUTTON"]!)
                 let press = try buttonAction(button, "press", default: "mode")
                 var gesture = ButtonGestures()
                 if button.value("long") != nil { gesture.long = try buttonAction(button, "long", default: "none", hold: false) }
@@ -492,7 +514,7 @@ public struct FlywheelConfiguration: Sendable {
     static func parseRegion(_ region: ConfigReader) throws(FileLineError) -> TouchRegion {
         let shape = try region.choice("shape", ["ring", "strip"], default: "ring")
         if shape == "ring" {
-            region.only(["shape", "center", "min_radius", "detents_per_turn"])
+            region.only(Self.keys["devices[].region (ring)"]!)
             guard let field = region.value("center") else {
                 throw region.missing("center", line: region.objectLine, "give the ring's centre [x, y] in device units")
             }
@@ -503,7 +525,7 @@ public struct FlywheelConfiguration: Sendable {
                 centerX: x, centerY: y, minimumRadius: try region.number("min_radius", in: 0...1e9, default: 0),
                 detentsPerTurn: try region.number("detents_per_turn", in: 1...3600, default: 24))
         }
-        region.only(["shape", "axis", "from", "to", "detents"])
+        region.only(Self.keys["devices[].region (strip)"]!)
         let axis = try region.choice("axis", ["x", "y"], default: "x")
         let from = try region.number("from", in: -1e9...1e9, default: 0)
         let to = try region.number("to", in: -1e9...1e9, default: 0)
