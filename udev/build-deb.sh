@@ -22,8 +22,9 @@
 #   /usr/lib/systemd/user/flywheel-pipewire.service   a user unit (PipeWire runs as the logged-in user), left disabled
 #   /usr/share/flywheel/web/flywheel.html  the example page flywheel-web.service serves
 #   /etc/flywheel/flywheel.json5           a conffile, every setting commented out
-#   /usr/share/doc/flywheel/               the README, the protocol, the configuration (Daemon.md), the bridges' guide, the feel, the Raspberry Pi
-#                                          guide, the music-box recipe, profiles' format, the example configuration, copyright, changelog
+#   /usr/share/doc/flywheel/               the README, the DocC catalogs' documents (the protocol, the configuration, the bridges' guide, the
+#                                          feel, …), the Raspberry Pi guide and its overlay, the music-box recipe, profiles' format, the example
+#                                          configuration, copyright, changelog
 #   /usr/share/man/, /usr/share/lintian/overrides/flywheel (the tags that do not apply, with reasons)
 # and the maintainer scripts in udev/package/ (the gpio and uinput groups, udev reload, the socket enabled).
 set -euo pipefail
@@ -111,10 +112,10 @@ install -m 0644 udev/flywheel.json5 "$root/etc/flywheel/flywheel.json5"
 install -m 0644 README.md "$doc/README.md"
 install -m 0644 "$PROTOCOL_DOC" "$doc/Protocol.md"
 install -m 0644 hardware/RASPBERRY-PI.md hardware/MUSIC-BOX.md hardware/PROFILES.md "$doc/"
-for catalog_doc in Sources/FlywheelDaemon/FlywheelDaemon.docc/Daemon.md Sources/FlywheelCLI/FlywheelCLI.docc/MusicSoftware.md \
-    Sources/FlywheelCore/FlywheelCore.docc/Feel.md; do
+for catalog_doc in $(find Sources -path '*.docc/*.md' ! -iname 'PROTOCOL.md' | sort); do
     install -m 0644 "$catalog_doc" "$doc/"
 done
+install -m 0644 hardware/*.dts "$doc/"   # the overlay RASPBERRY-PI.md links to
 install -D -m 0644 udev/flywheel.json5 "$doc/examples/flywheel.json5"
 for installed in "$doc"/*.md; do
     sed -i -E \
