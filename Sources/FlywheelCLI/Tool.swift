@@ -57,7 +57,8 @@ public enum FlywheelTool {
         return text + """
 
             flywheel help COMMAND (or flywheel COMMAND --help) shows one command's options and examples;
-            flywheel --version the version. The daemon itself is flywheeld (flywheeld --help).
+            flywheel --version the version; --verbose, with any command, names the C function in a failed
+            system call's sentence. The daemon itself is flywheeld (flywheeld --help).
             """
     }
 
@@ -73,6 +74,12 @@ public enum FlywheelTool {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console) -> Int32 {
+        // `--verbose`, anywhere: a failed system call's sentence names its C function.
+        var arguments = arguments
+        if arguments.contains("--verbose") {
+            arguments.removeAll { $0 == "--verbose" }
+            SystemError.namesFunctions.store(true, ordering: .relaxed)
+        }
         guard let name = arguments.first else {
             console.err(usage + "\n")
             return 2
@@ -94,7 +101,8 @@ public enum FlywheelTool {
             }
             return 0
         } catch {
-            console.err("flywheel: " + error.description + "\n")
+            let help = commands.contains { $0.name == name } ? "flywheel \(name) --help" : "flywheel --help"
+            console.err("flywheel: " + error.sentence(help: help) + "\n")
             return error.status
         }
     }

@@ -373,7 +373,7 @@ public final class Daemon {
                 return 0
             }
         } catch {
-            for line in error.description.split(separator: "\n") { say(String(line)) }
+            for line in error.sentence(help: "flywheeld --help").split(separator: "\n") { say(String(line)) }
             return error.status
         }
     }

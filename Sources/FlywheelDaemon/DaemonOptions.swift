@@ -73,7 +73,7 @@ public struct DaemonOptions: Sendable {
     public static let usage = """
         flywheeld — serves tempo and scrub events from knobs, jog wheels and touch panels on a Unix socket.
 
-        Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--quiet]
+        Usage: flywheeld [--config PATH] [--check-config] [--socket PATH] [--quiet] [--verbose]
                          [--simulate SCENARIO [--loop]] [--replay FILE [--channels A,B] [--loop]] [--hardware DIR]
                          [--hold-until-clients N] [--frames HZ] [--scrub-duration S] [--max-clients N]
                          [--input-dir DIR] [--gpio-dir DIR] [--no-devices] [--state FILE] [--help] [--version]
@@ -85,6 +85,7 @@ public struct DaemonOptions: Sendable {
                               /run/flywheel/flywheel.sock as root, else $XDG_RUNTIME_DIR/flywheel.sock);
                               systemd socket activation (LISTEN_FDS) is used when present
           --quiet             do not say where it listens and what it serves when it starts
+          --verbose           name the C function in a failed system call's sentence (for a bug report)
           --simulate SCENARIO drive the knob from the firmware simulator in real time: a .sim file, or a
                               bundled scenario by name (demo, flick, bouncy-knob, …: hardware/scenarios)
           --replay FILE       serve a recording (.edges, .vcd, evemu) in real time
@@ -148,6 +149,7 @@ public struct DaemonOptions: Sendable {
         options.gpioDirectory = try args.option("gpio-dir") ?? options.gpioDirectory
         options.noDevices = args.flag("no-devices")
         options.quiet = args.flag("quiet")
+        if args.flag("verbose") { SystemError.namesFunctions.store(true, ordering: .relaxed) }
         options.statePath = try args.option("state")
         if let path = options.statePath, path.isEmpty || path.hasSuffix("/") {
             throw .usage("--state takes a file's path, not '\(path)'")

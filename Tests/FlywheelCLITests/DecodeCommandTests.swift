@@ -37,9 +37,9 @@ struct DecodeCommandTests {
     }
 
     static let failures: [Failure] = [
-        .init(arguments: ["decode"], status: 2, message: "'decode' needs one FILE to decode."),
+        .init(arguments: ["decode"], status: 2, message: "'decode' needs one FILE to decode; 'flywheel decode --help' lists its options."),
         .init(arguments: ["decode", "/nonexistent/x.edges"], status: 1,
-              message: "open on /nonexistent/x.edges failed: No such file or directory (ENOENT)."),
+              message: "cannot open /nonexistent/x.edges: No such file or directory (ENOENT)."),
         .init(arguments: ["decode", fixtures + "/rotary-sin.vcd"], status: 2,
               message: "\(fixtures)/rotary-sin.vcd is a VCD file: choose its A and B channels with --channels A,B (it has '0', '1')."),
         .init(arguments: ["decode", fixtures + "/rotary-sin.vcd", "--channels", "0"], status: 2,
@@ -48,8 +48,8 @@ struct DecodeCommandTests {
               message: "\(fixtures)/rotary-sin.vcd: expected a channel named '9'; the file has '0', '1'."),
         .init(arguments: ["decode", fixtures + "/rotary-sin.vcd", "--channels", "0,1", "--steps-per-detent", "3"], status: 2,
               message: "--steps-per-detent must be 1, 2, 4 or auto, not '3'."),
-        .init(arguments: ["decode", "a", "--bogus"], status: 2, message: "'decode' does not know the option --bogus."),
-        .init(arguments: ["decode", "a", "--channels"], status: 2, message: "'decode': the option --channels needs a value."),
+        .init(arguments: ["decode", "a", "--bogus"], status: 2, message: "decode has no option --bogus; 'flywheel decode --help' lists its options."),
+        .init(arguments: ["decode", "a", "--channels"], status: 2, message: "--channels needs a value; 'flywheel decode --help' lists its options."),
         .init(arguments: ["frobnicate"], status: 2, message: "there is no command 'frobnicate'; 'flywheel --help' lists the commands."),
     ]
 

@@ -94,7 +94,7 @@ struct FeelCommandTests {
     func badOptions() {
         #expect(ToolRun.run(["plot", "--flick", "3", "--damping", "7", "--format", "csv"]).err
                 == "flywheel: --damping takes a ratio from 0.1 to 2 or standard, snappy, critical; not '7'.\n")
-        #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "flywheel: 'plot' needs --flick V (detents per second).\n")
+        #expect(ToolRun.run(["plot", "--from", "0", "--format", "csv"]).err == "flywheel: 'plot' needs --flick V (detents per second); 'flywheel plot --help' lists its options.\n")
         #expect(ToolRun.run(["replay", Self.flick, "--control", "pitch"]).err == "flywheel: --control takes tempo, scrub, volume or switch, not 'pitch'.\n")
     }
 }

@@ -41,7 +41,7 @@ final class DaemonLink: SessionPart {
 
     /// Connects for the first time: a daemon that is not there is an error the user sees at once.
     func connectNow() throws(ToolError) {
-        do { try open(at: MonotonicClock.now()) } catch { throw SocketOption.unreachable(path, error.description) }
+        do { try open(at: MonotonicClock.now()) } catch { throw SocketOption.unreachable(path, error.reason ?? Errno.describe(error.errno)) }
     }
 
     private func open(at now: Nanoseconds) throws(SystemError) {

@@ -14,12 +14,15 @@ enum SocketOption {
 
     /// A connection to the daemon at `path`, or an error saying how to find it.
     static func connect(_ path: String) throws(ToolError) -> StreamConnection {
-        do { return try StreamConnection(connectingTo: path) } catch { throw unreachable(path, error.description) }
+        do { return try StreamConnection(connectingTo: path) } catch {
+            // The errno alone: "cannot connect to PATH" would say the path twice.
+            throw unreachable(path, error.reason ?? Errno.describe(error.errno))
+        }
     }
 
-    /// The sentence for a daemon that cannot be reached at `path`.
+    /// The sentence for a daemon that cannot be reached at `path`, `reason` the clause saying why.
     static func unreachable(_ path: String, _ reason: String) -> ToolError {
         ToolError(
-            "Cannot reach flywheeld at \(path): \(reason) Is the daemon running? Start it (flywheeld), or give its socket with --socket PATH or \(SocketLocation.environmentVariable)")
+            "cannot reach flywheeld at \(path) (\(ReconnectBackoff.clause(reason))): is the daemon running? Start it (flywheeld), or give its socket with --socket PATH or \(SocketLocation.environmentVariable)")
     }
 }

@@ -21,10 +21,10 @@ enum ALSACommand {
         var args = Arguments(arguments, command: "alsa")
         let socket = try SocketOption.path(&args)
         guard let card = try args.option("card"), !card.isEmpty else {
-            throw .usage("'alsa' needs --card CARD (the sound card's number or id, as in /proc/asound/cards)")
+            throw .usage("'alsa' needs --card CARD (the sound card's number or id, as in /proc/asound/cards)", help: true)
         }
         guard let control = try args.option("control"), !control.isEmpty, control.utf8.count < 44 else {
-            throw .usage("'alsa' needs --control NAME (a mixer control such as Master or PCM, at most 43 bytes)")
+            throw .usage("'alsa' needs --control NAME (a mixer control such as Master or PCM, at most 43 bytes)", help: true)
         }
         var options = ALSABridge.Options(card: card, control: control)
         for text in try args.options("mute-button") {

@@ -40,7 +40,7 @@ enum HTTPVolumeCommand {
         var args = Arguments(arguments, command: platform.rawValue)
         let socket = try SocketOption.path(&args)
         guard let host = try args.option("host"), !host.isEmpty, !host.contains("/") else {
-            throw .usage("'\(platform.rawValue)' needs --host HOST[:PORT] (where \(platform.name)'s web server listens)")
+            throw .usage("'\(platform.rawValue)' needs --host HOST[:PORT] (where \(platform.name)'s web server listens)", help: true)
         }
         let muteButton = try muteButton(&args)
         _ = try args.positionals("no other arguments", count: 0...0)

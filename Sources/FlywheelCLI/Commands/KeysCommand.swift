@@ -22,13 +22,13 @@ enum KeysCommand {
         let socket = try SocketOption.path(&args)
         var map = KeyMap()
         for text in try args.options("map") { try map.add(text, keyCode: VirtualKeyboard.keyCode(named:)) }
-        guard !map.keys.isEmpty else { throw .usage("'keys' needs --map SOURCE=KEY (e.g. volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN)") }
+        guard !map.keys.isEmpty else { throw .usage("'keys' needs --map SOURCE=KEY (e.g. volume+=KEY_VOLUMEUP,volume-=KEY_VOLUMEDOWN)", help: true) }
         let name = try args.option("name") ?? "Flywheel keys"
         guard !name.isEmpty, name.utf8.count < 80 else { throw .usage("--name takes a name of 1 to 79 bytes") }
         _ = try args.positionals("no other arguments", count: 0...0)
         let keyboard: VirtualKeyboard
         do { keyboard = try VirtualKeyboard(name: name, keys: map.allKeys) } catch {
-            throw ToolError("flywheel keys: cannot make the virtual keyboard: \(error.description) (load the uinput module, and give write access to /dev/uinput).")
+            throw ToolError("the virtual keyboard cannot be made: \(error.description)")
         }
         let log = { (text: String) in console.err(text + "\n") }
         log("flywheel keys: the keyboard '\(name)' is \(keyboard.devnode).")

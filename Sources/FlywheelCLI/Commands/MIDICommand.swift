@@ -26,7 +26,7 @@ enum MIDICommand {
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "midi")
         let socket = try SocketOption.path(&args)
-        guard let device = try args.option("device") else { throw .usage("'midi' needs --device PATH (a raw MIDI port such as /dev/snd/midiC1D0)") }
+        guard let device = try args.option("device") else { throw .usage("'midi' needs --device PATH (a raw MIDI port such as /dev/snd/midiC1D0)", help: true) }
         let channel = try args.integer("channel", in: 1...16) ?? 1
         let clock = args.flag("clock")
         let priority = try args.integer("rt-priority", in: RealtimeScheduling.priorities)

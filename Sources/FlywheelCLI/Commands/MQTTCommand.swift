@@ -20,7 +20,7 @@ enum MQTTCommand {
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "mqtt")
         let socket = try SocketOption.path(&args)
-        guard let broker = try args.option("broker") else { throw .usage("'mqtt' needs --broker HOST:PORT (where the MQTT broker listens)") }
+        guard let broker = try args.option("broker") else { throw .usage("'mqtt' needs --broker HOST:PORT (where the MQTT broker listens)", help: true) }
         var options = MQTTBridge.Options(broker: broker)
         if let prefix = try args.option("prefix") {
             guard !prefix.isEmpty, prefix.count <= 128, !prefix.contains("+"), !prefix.contains("#"), !prefix.hasSuffix("/") else {

@@ -15,7 +15,7 @@ enum OSCCommand {
     static func run(_ arguments: [String], console: Console) throws(ToolError) {
         var args = Arguments(arguments, command: "osc")
         let socket = try SocketOption.path(&args)
-        guard let target = try args.option("to") else { throw .usage("'osc' needs --to HOST:PORT (where the OSC receiver listens)") }
+        guard let target = try args.option("to") else { throw .usage("'osc' needs --to HOST:PORT (where the OSC receiver listens)", help: true) }
         let presetName = try args.option("preset") ?? "generic"
         guard let preset = OSCPreset(rawValue: presetName) else {
             throw .usage("--preset takes \(OSCPreset.allCases.map(\.rawValue).joined(separator: " or ")), not '\(presetName)'")

@@ -69,7 +69,7 @@ enum PlotCommand {
                 + " · \(flick.clause(coastDetentsPerSecond: motion.state(at: 0).velocity))"
                 + " · friction \(MotionPlot.fixed(parameters.friction.perSecond, 2))/s · spring \(MotionPlot.fixed(parameters.spring.responseSeconds, 2)) s, ζ \(MotionPlot.fixed(parameters.spring.damping, 2))"
             console.out(MotionPlot.svg(samples, title: title, scale: scale))
-        default: throw .usage("'plot' needs --format svg or csv")
+        default: throw .usage("'plot' needs --format svg or csv", help: true)
         }
     }
 }

@@ -38,7 +38,7 @@ enum SimCommand {
         let linger = try FeelOptions.number(&args, "linger", default: 0)!
         let path = try BundledScenarios(hardware: hardware).path(for: try args.positionals("one SCENARIO (a .sim file or a bundled name)", count: 1...1)[0])
         guard [truth, emit != nil, uinput, gpioSim != nil].filter({ $0 }).count == 1 else {
-            throw .usage("'sim' needs exactly one of these: --emit edges|evemu, --truth, --uinput or --gpio-sim NAME")
+            throw .usage("'sim' needs exactly one of these: --emit edges|evemu, --truth, --uinput or --gpio-sim NAME", help: true)
         }
         guard !reportsLED || uinput else { throw .usage("--report-led goes with --uinput") }
         guard !piHeader || gpioSim != nil else { throw .usage("--pi-header goes with --gpio-sim NAME") }

@@ -35,13 +35,13 @@ enum SimPlayback {
                 devices.append((try UInputDevice(keys), result.gpioKeyEvents))
             }
         } catch {
-            throw ToolError("\(error.description) (uinput needs the uinput module and write access to /dev/uinput)")
+            throw ToolError(error.description)
         }
         for (device, _) in devices { console.err("flywheel: \(result.profile.name) plays on \(device.devnode)\n") }
         if waitForReader {
             do {
                 guard try devices[0].0.waitForReader(timeoutMilliseconds: readerTimeoutMilliseconds) else {
-                    throw ToolError("No reader opened \(devices[0].0.devnode) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
+                    throw ToolError("no reader opened \(devices[0].0.devnode) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
                 }
                 // A reader sets itself up after opening (clock, grab): give it that moment.
                 MonotonicClock.sleep(until: MonotonicClock.now() + 200_000_000)
@@ -123,7 +123,7 @@ enum SimPlayback {
             initialHigh[wiring.b] = trace.initial.b
             sim = try GPIOSim(name: name, lineNames: wiring.lineNames, initialHigh: initialHigh)
         } catch {
-            throw ToolError("\(error.description) (gpio-sim needs the gpio-sim module and configfs at /sys/kernel/config)")
+            throw ToolError("\(error.description) gpio-sim needs the gpio-sim module and configfs at /sys/kernel/config (sudo modprobe gpio-sim).")
         }
         defer { sim.remove() }
         console.err("flywheel: \(result.profile.name) plays on \(sim.chipName) (\(sim.deviceName)): A line \(wiring.a), B line \(wiring.b), button line \(wiring.button)\n")
@@ -132,7 +132,7 @@ enum SimPlayback {
             let deadline = MonotonicClock.now() + Nanoseconds(readerTimeoutMilliseconds) * 1_000_000
             while !GPIOLines.isRequested(chip: sim.chipName, offset: UInt32(wiring.a)) {
                 guard MonotonicClock.now() < deadline else {
-                    throw ToolError("No consumer requested \(sim.chipName) line \(wiring.a) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
+                    throw ToolError("no consumer requested \(sim.chipName) line \(wiring.a) within \(readerTimeoutMilliseconds / 1000) s; is flywheeld running? (--no-wait plays at once)")
                 }
                 MonotonicClock.sleep(until: MonotonicClock.now() + 10_000_000)
             }

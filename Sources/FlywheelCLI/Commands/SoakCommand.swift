@@ -28,13 +28,13 @@ enum SoakCommand {
         let printScenario = args.flag("print-scenario")
         let passMinutes = try FeelOptions.number(&args, "pass-minutes", default: Self.passMinutes) ?? Self.passMinutes
         _ = try args.positionals("no files", count: 0...0)
-        guard let minutes, minutes > 0, minutes <= 24 * 60 else { throw .usage("'soak' needs --minutes N, from a fraction up to 1440") }
+        guard let minutes, minutes > 0, minutes <= 24 * 60 else { throw .usage("'soak' needs --minutes N, from a fraction up to 1440", help: true) }
         guard passMinutes > 0, passMinutes <= Self.passMinutes else { throw .usage("--pass-minutes must be above 0 and at most \(Self.passMinutes)") }
         guard let seed = UInt64(seedText) else { throw .usage("--seed must be a whole number, not '\(seedText)'") }
         let hardwareFolders = ProfileLibrary.searchPath(explicit: hardware, scenarioPath: nil)
         let profile = try ProfileLibrary(directories: hardwareFolders).profile("ec11")
         guard let hardwareFolder = hardwareFolders.first(where: { FileSystem.exists($0 + "/ec11.profile") }) else {
-            throw ToolError("No hardware/ folder with ec11.profile; give --hardware DIR")
+            throw ToolError("no hardware/ folder with ec11.profile; give --hardware DIR")
         }
 
         // The gestures: random chunks, each followed by a turn back when the count has drifted, so
@@ -74,7 +74,7 @@ enum SoakCommand {
             truth = result.truthDetents
             duration = result.endNanoseconds
         } catch {
-            throw ToolError("The soak scenario did not simulate: \(error)")
+            throw ToolError("the soak scenario did not simulate: \(error)")
         }
 
         if printScenario {
@@ -171,7 +171,7 @@ enum SoakCommand {
         console.out(summary.encoded() + "\n")
         guard counts == expected else {
             let pass = counts.indices.first { counts[$0] != expected[$0] } ?? 0
-            throw ToolError("The soak lost detents: after pass \(pass + 1) the tempo had moved \(counts[pass]) where the knob moved \(expected[pass])")
+            throw ToolError("the soak lost detents: after pass \(pass + 1) the tempo had moved \(counts[pass]) where the knob moved \(expected[pass])")
         }
         guard flat else { throw ToolError("flywheeld's memory grew from \(baseline) KiB to \(last) KiB") }
         guard gaps == 0 else { throw ToolError("\(gaps) gaps were reported for simulated input") }

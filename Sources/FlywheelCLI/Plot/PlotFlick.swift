@@ -45,7 +45,7 @@ struct PlotFlick {
     /// The flick `--flick`, `--turn` and `--acceleration` give for `control` (its acceleration by
     /// default as flywheeld's, a turn by default as fast as the flick: a steady turn let go).
     static func parse(_ args: inout Arguments, control: Control) throws(ToolError) -> PlotFlick {
-        guard let hand = try FeelOptions.number(&args, "flick") else { throw .usage("'plot' needs --flick V (detents per second)") }
+        guard let hand = try FeelOptions.number(&args, "flick") else { throw .usage("'plot' needs --flick V (detents per second)", help: true) }
         guard abs(hand) <= maximumDetentsPerSecond else { throw .usage("--flick takes detents per second within ±1,000,000") }
         var turn = abs(hand)
         if let text = try args.option("turn") {

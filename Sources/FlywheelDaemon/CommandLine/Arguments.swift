@@ -18,7 +18,7 @@ public struct Arguments {
             let argument = remaining[index]
             if argument == "--\(name)" {
                 guard index + 1 < remaining.count else {
-                    throw .usage("'\(command)': the option --\(name) needs a value")
+                    throw .usage("--\(name) needs a value", help: true)
                 }
                 found = remaining[index + 1]
                 remaining.removeSubrange(index...(index + 1))
@@ -48,7 +48,7 @@ public struct Arguments {
             remaining.remove(at: index)
             return String(argument.dropFirst(name.count + 3))
         }
-        guard index + 1 < remaining.count else { throw .usage("'\(command)': the option --\(name) needs a value") }
+        guard index + 1 < remaining.count else { throw .usage("--\(name) needs a value", help: true) }
         defer { remaining.removeSubrange(index...(index + 1)) }
         return remaining[index + 1]
     }
@@ -63,12 +63,12 @@ public struct Arguments {
     /// The positional arguments left; any leftover `--option` is an error.
     public mutating func positionals(_ expected: String, count: ClosedRange<Int>) throws(ToolError) -> [String] {
         if let unknown = remaining.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
-            throw .usage("'\(command)' does not know the option \(unknown)")
+            throw .usage(command == "flywheeld" ? "there is no option \(unknown)" : "\(command) has no option \(unknown)", help: true)
         }
         let values = remaining.filter { $0 != "--" }
         guard count.contains(values.count) else {
-            if values.count < count.lowerBound { throw .usage("'\(command)' needs \(expected)") }
-            throw .usage("'\(command)' takes \(expected) but was given \(values.count) arguments: \(values.joined(separator: " "))")
+            if values.count < count.lowerBound { throw .usage("'\(command)' needs \(expected)", help: true) }
+            throw .usage("'\(command)' takes \(expected) but was given \(values.count) arguments: \(values.joined(separator: " "))", help: true)
         }
         return values
     }

@@ -25,6 +25,21 @@ public struct ToolError: Error, CustomStringConvertible {
         underlying = error
     }
 
-    /// A usage error (status 2).
-    public static func usage(_ description: String) -> ToolError { ToolError(description, status: 2) }
+    /// Whether its sentence ends pointing to the command's `--help` (an unknown option, a missing
+    /// value or argument: the help is the fix).
+    public var pointsToHelp = false
+
+    /// A usage error (status 2); `help`: one whose fix is in the command's `--help`.
+    public static func usage(_ description: String, help: Bool = false) -> ToolError {
+        var error = ToolError(description, status: 2)
+        error.pointsToHelp = help
+        return error
+    }
+
+    /// The error as its program says it: one whose fix is the help ends pointing to it
+    /// (`; 'flywheel mpd --help' lists its options.`).
+    public func sentence(help: String) -> String {
+        guard pointsToHelp, !description.contains("--help"), description.hasSuffix(".") else { return description }
+        return String(description.dropLast()) + "; '\(help)' lists \(help.hasPrefix("flywheeld") ? "the" : "its") options."
+    }
 }

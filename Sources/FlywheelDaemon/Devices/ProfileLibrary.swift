@@ -54,6 +54,6 @@ public struct ProfileLibrary: Sendable {
                 throw ToolError(error)
             }
         }
-        throw ToolError("No device profile '\(id).profile' in \(directories.joined(separator: ", ")); give its folder with --hardware DIR")
+        throw ToolError("no device profile '\(id).profile' in \(directories.joined(separator: ", ")); give its folder with --hardware DIR")
     }
 }

@@ -31,7 +31,7 @@ final class PathLock {
                 afterOpen()
                 let result = try Syscall.nonBlocking("flock", lockPath) { flock(fd, LOCK_EX | LOCK_NB) }
                 guard case .processed = result else {
-                    throw UnixListener.SetupError(description: "Another flywheeld owns \(guarded) (it holds the lock \(lockPath)).")
+                    throw UnixListener.SetupError(description: "another flywheeld owns \(guarded) (it holds the lock \(lockPath)).")
                 }
             } catch {
                 release()  // closes it once: the lock is whole, so its deinit runs too

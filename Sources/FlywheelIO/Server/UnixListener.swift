@@ -47,7 +47,7 @@ public final class UnixListener {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard bytes.count < capacity else {
-            throw SetupError(description: "The socket path \(path) is \(bytes.count) bytes long; a Unix socket path must be under \(capacity).")
+            throw SetupError(description: "the socket path \(path) is \(bytes.count) bytes long; a Unix socket path must be under \(capacity).")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
@@ -90,7 +90,7 @@ public final class UnixListener {
         var groupID: gid_t?
         if let group {
             guard let id = SystemGroups.id(named: group) else {
-                throw SetupError(description: "The socket group '\(group)' does not exist on this system.")
+                throw SetupError(description: "the socket group '\(group)' does not exist on this system.")
             }
             groupID = id
         }
@@ -107,7 +107,7 @@ public final class UnixListener {
             }
             switch probe(path) {
             case .answers:
-                throw SetupError(description: "Another flywheeld is already answering at \(path).")
+                throw SetupError(description: "another flywheeld is already answering at \(path).")
             case .unknown(let error):
                 throw SetupError(description: "\(path) is a socket whose owner could not be checked (connect: \(Errno.describe(error))); flywheeld replaces only a socket that refuses connections.")
             case .stale:

@@ -1,7 +1,11 @@
+import Glibc
+import Synchronization
+
 /// A failed system or C-library call: the errno, the C function and what it was acting on.
 ///
-/// Its description is one full sentence, e.g. "open(2) on /dev/input/event3 failed: Permission
-/// denied (EACCES)."
+/// Its description is one sentence in the user's words, e.g. "cannot open /dev/input/event3:
+/// Permission denied (EACCES)."; with ``namesFunctions`` (`--verbose`) the C function instead,
+/// "open on /dev/input/event3 failed: Permission denied (EACCES).".
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C function that failed, such as `"open"` or `"libevdev_new_from_fd"`.
     public var function: String
@@ -24,8 +28,76 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// One sentence naming the function, the subject and the error, then the hint if any.
-    public var description: String {
-        "\(function) on \(subject) failed: \(reason ?? Errno.describe(errno))." + (hint.map { " " + $0 } ?? "")
+    /// Whether descriptions name the C function that failed (`--verbose`); set once at start.
+    public static let namesFunctions = Atomic<Bool>(false)
+
+    /// One sentence: what could not be done to the subject (or, with ``namesFunctions``, the
+    /// function that failed on it) and the error, then the hint if any.
+    public var description: String { sentence(namingFunction: Self.namesFunctions.load(ordering: .relaxed)) }
+
+    /// The description, naming the C function or not.
+    public func sentence(namingFunction: Bool) -> String {
+        let failed = namingFunction ? "\(function) on \(subject) failed" : "cannot " + Self.action(function, subject)
+        return "\(failed): \(reason ?? Errno.describe(errno))." + ((hint ?? Self.fix(function, errno)).map { " " + $0 } ?? "")
+    }
+
+    /// The fix for a failure whose cause is common and known, when the caller gave no hint.
+    static func fix(_ function: String, _ errno: Int32) -> String? {
+        guard function == "libevdev_uinput_create_from_device" else { return nil }
+        switch errno {
+        case ENOENT, ENODEV: return "Load the uinput module: sudo modprobe uinput."
+        case EACCES, EPERM: return "Give this user write access to /dev/uinput (the package's uinput group), or run it with sudo."
+        default: return nil
+        }
+    }
+
+    /// What `function` does to `subject`, as the words after "cannot".
+    static func action(_ function: String, _ subject: String) -> String {
+        switch function {
+        case "libevdev_new", "libevdev_new_from_fd": return "read \(subject) as an input device"
+        case let name where name.hasPrefix("gpiod_chip") && subject.hasPrefix("the "): return "open \(subject)"
+        default: return verb(function) + " " + subject
+        }
+    }
+
+    /// What `function` does, as the words after "cannot" and before its subject.
+    static func verb(_ function: String) -> String {
+        switch function {
+        case "open": return "open"
+        case "opendir": return "read the folder"
+        case "read", "recv": return "read"
+        case "write", "send", "sendmsg", "libevdev_uinput_write_event": return "write to"
+        case "connect": return "connect to"
+        case "poll", "ppoll", "epoll_wait": return "wait on"
+        case "socket": return "make a socket for"
+        case "bind": return "bind a socket at"
+        case "listen": return "listen on"
+        case "accept4": return "accept a client on"
+        case "getsockopt": return "ask who is at"
+        case "shutdown": return "end the connection to"
+        case "rename": return "replace"
+        case "stat", "lstat", "fstat", "access": return "look at"
+        case "readlink": return "read the link"
+        case "mkdir", "mkdtemp": return "make the folder"
+        case "rmdir": return "remove the folder"
+        case "fsync": return "save to disk"
+        case "flock": return "lock"
+        case "lchown": return "give the group to"
+        case "fchmod": return "set the mode of"
+        case "close": return "close"
+        case "fcntl": return "set up"
+        case "posix_spawn": return "start"
+        case "getaddrinfo": return "find the address of"
+        case "sched_setscheduler": return "raise the priority of"
+        case "inotify_init1", "inotify_add_watch": return "watch"
+        case "epoll_create1", "epoll_ctl", "timerfd_create", "timerfd_settime", "signalfd", "sigprocmask", "pipe": return "set up the event loop for"
+        case "libevdev_next_event": return "read the events of"
+        case "libevdev_set_clock_id": return "set the event clock of"
+        case "libevdev_grab": return "take for itself (grab)"
+        case "libevdev_uinput_create_from_device": return "make a virtual input device with"
+        case let name where name.hasPrefix("gpiod_chip"): return "open the GPIO chip"
+        case let name where name.hasPrefix("gpiod_"): return "use the GPIO lines of"
+        default: return "use"
+        }
     }
 }

@@ -77,7 +77,7 @@ struct DaemonEndToEndTests {
         let second = try DaemonProcess(["--frames", "0"], socketPath: first.socketPath, waitForReady: false)
         #expect(second.wait() == 1)
         // The lock beside the socket decides (not a connect that another user's EACCES could fool).
-        #expect(second.readStderr() == "flywheeld: Another flywheeld owns \(first.socketPath) (it holds the lock \(first.socketPath).lock).\n")
+        #expect(second.readStderr() == "flywheeld: another flywheeld owns \(first.socketPath) (it holds the lock \(first.socketPath).lock).\n")
         second.cleanup()
 
         // A stale socket: bound, then abandoned.
@@ -210,6 +210,6 @@ struct DaemonConfigurationTests {
         #expect(refused.status == 1)
         #expect(refused.err == "flywheeld: \(bad) line 3: key 'controls.tempo.bpm' must be from 20 to 300, got 900.\n")
         let missing = ChildProcess.run(ChildProcess.product("flywheeld"), ["--config", "/nonexistent/flywheel.json5", "--check-config"])
-        #expect(missing.status == 1 && missing.err.contains("open on /nonexistent/flywheel.json5 failed: No such file or directory (ENOENT)."))
+        #expect(missing.status == 1 && missing.err.contains("cannot open /nonexistent/flywheel.json5: No such file or directory (ENOENT)."))
     }
 }

@@ -31,7 +31,7 @@ struct HostilePeerTests {
         // nobody gets EACCES from connect() (the socket is 0660 root:root).
         let impostor = try Self.impostor(of: daemon)
         #expect(impostor.wait() != 0)
-        #expect(impostor.readStderr().contains("Another flywheeld owns \(daemon.socketPath)"))
+        #expect(impostor.readStderr().contains("another flywheeld owns \(daemon.socketPath)"))
         #expect(Self.pong(witness))
         #expect(try TestClient(daemon.socketPath).next()?["class"] == .string("hello"))
     }

@@ -40,7 +40,7 @@ struct DeviceWaitTests {
 
         // Idle with nothing to retry: no timer armed, so the loop sleeps until something comes.
         #expect(daemon.daemon.loop.armedDeadline == nil)
-        let refusals = Self.notAnInputDevice.map { "\(node): libevdev_new_from_fd on \(node) failed: \($0)." }
+        let refusals = Self.notAnInputDevice.map { "\(node): cannot read \(node) as an input device: \($0)." }
         #expect(daemon.said.contains { line in refusals.contains { line.contains($0) } }, "\(daemon.said)")
         #expect(daemon.said.contains { $0.contains("Waiting for the node to change.") }, "\(daemon.said)")
     }

@@ -47,7 +47,7 @@ struct ListDirectoryTests {
         do {
             _ = try FileSystem.listDirectory("/nonexistent/flywheel-list")
         } catch {
-            #expect(error.description.contains("/nonexistent/flywheel-list") && error.description.contains("opendir"))
+            #expect(error.description.contains("/nonexistent/flywheel-list") && error.description.contains("cannot read the folder"))
         }
     }
 }

@@ -10,7 +10,18 @@ struct SystemErrorTests {
             try FileSystem.readFile("/nonexistent/x")
         }
         #expect(SystemError(function: "open", subject: "/dev/input/event3", errno: EACCES).description
-                == "open on /dev/input/event3 failed: Permission denied (EACCES).")
+                == "cannot open /dev/input/event3: Permission denied (EACCES).")
+        #expect(SystemError(function: "libevdev_uinput_create_from_device", subject: "/dev/uinput", errno: ENOENT).description
+                == "cannot make a virtual input device with /dev/uinput: No such file or directory (ENOENT). Load the uinput module: sudo modprobe uinput.")
+    }
+
+    @Test("no C function's name in a sentence unless --verbose asks for it")
+    func verbose() {
+        let error = SystemError(function: "libevdev_next_event", subject: "/dev/input/event1", errno: ENODEV)
+        let named = SystemError.namesFunctions.load(ordering: .relaxed)
+        #expect(!named)
+        #expect(error.description == "cannot read the events of /dev/input/event1: No such device (ENODEV).")
+        #expect(error.sentence(namingFunction: true) == "libevdev_next_event on /dev/input/event1 failed: No such device (ENODEV).")
     }
 
     @Test("the core's event codes match <linux/input-event-codes.h> through libevdev's names")
