@@ -10,6 +10,9 @@ public final class Daemon {
     let options: DaemonOptions
     let configurationFile: ConfigurationFile
     var configuration: FlywheelConfiguration
+    /// The configuration flywheeld started with: its devices and socket are the ones in use until a
+    /// restart, whatever reloads came since.
+    let startingConfiguration: FlywheelConfiguration
     let loop: EventLoop
     /// Where every time the daemon takes comes from (its loop's clock: CLOCK_MONOTONIC, or a test's
     /// virtual clock).
@@ -52,6 +55,7 @@ public final class Daemon {
         self.log = log
         self.configurationFile = ConfigurationFile(path: options.configPath)
         configuration = try Self.load(configurationFile)
+        startingConfiguration = configuration
         for notice in ConfigurationWarnings.notices(in: configuration) { log("warning: \(notice)") }
         let passedListener = UnixListener.fromSystemd()
         socketPassed = passedListener != nil
@@ -271,7 +275,7 @@ public final class Daemon {
             let reloaded = try Self.load(configurationFile)
             try Self.check(reloaded, options: options, socketPassed: socketPassed)
             let previousDial = configuration.tempoDial
-            let waiting = Self.waitingForRestart(running: configuration, reloaded: reloaded)
+            let waiting = Self.waitingForRestart(running: startingConfiguration, reloaded: reloaded)
             configuration = reloaded
             for notice in ConfigurationWarnings.notices(in: reloaded) { log("warning: \(notice)") }
             // A gesture under way ends (committed, cancelled or settled) before the new settings apply.
@@ -292,8 +296,8 @@ public final class Daemon {
         schedule()
     }
 
-    /// What a reload from `running` to `reloaded` leaves for a restart, as phrases: the devices
-    /// (which entries changed) and the socket's settings, when they changed.
+    /// What a reload to `reloaded` leaves for a restart, as phrases: the devices (which entries
+    /// differ from those `running`, the configuration at start, made) and the socket's settings.
     static func waitingForRestart(running: FlywheelConfiguration, reloaded: FlywheelConfiguration) -> [String] {
         var waiting: [String] = []
         if running.devices != reloaded.devices {

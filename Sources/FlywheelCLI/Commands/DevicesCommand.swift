@@ -46,12 +46,12 @@ enum DevicesCommand {
                     + (found.wanted ? ", taken by discovery" : ", not taken unless configured") + ": \(found.reason)\n"
             } catch {
                 rows.append(.object([("path", .string(path)), ("error", .string(error.description))]))
-                text += "\(path)\n    cannot open: \(error.description)\n"
+                text += "\(path)\n    \(error.description)\n"
             }
         }
         if let unreadable {
             rows.append(.object([("path", .string(inputDirectory)), ("error", .string(unreadable))]))
-            text += "No input devices: the folder \(inputDirectory) cannot be read: \(unreadable)\n"
+            text += "No input devices: \(unreadable)\n"
         } else if names.isEmpty {
             text += "No input devices in \(inputDirectory).\n"
         }

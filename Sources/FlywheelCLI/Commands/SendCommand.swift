@@ -47,7 +47,7 @@ enum SendCommand {
             console.out(answer + "\n")
             if answer.hasPrefix("{\"class\":\"error\"") { throw ToolError("flywheeld answered with an error", status: 1) }
         } catch let error as SystemError {
-            throw ToolError("the connection to \(path) failed: \(error.description)")
+            throw ToolError("the connection to flywheeld broke: \(error.description)")
         } catch let error as ToolError {
             throw error
         } catch {

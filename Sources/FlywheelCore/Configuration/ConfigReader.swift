@@ -10,6 +10,8 @@ struct ConfigReader {
     let objectLine: Int
     /// The mistakes found so far, shared by every reader of the file.
     let problems: ConfigProblems
+    /// Whether the value was not an object (said once: its keys are then not said to be missing).
+    let isBroken: Bool
 
     /// A reader of `value`; one that is not an object is a mistake, read as an empty object.
     init(file: String, lines: [String: Int], path: String, value: JSONValue?, line: Int, problems: ConfigProblems) {
@@ -19,12 +21,17 @@ struct ConfigReader {
         self.objectLine = line
         self.problems = problems
         switch value {
-        case nil: pairs = []
-        case .object(let members)?: pairs = members
+        case nil:
+            pairs = []
+            isBroken = false
+        case .object(let members)?:
+            pairs = members
+            isBroken = false
         case let other?:
             let subject = path.isEmpty ? "the configuration" : "key '\(path)'"
             problems.add(FileLineError(file: file, line: line, problem: "\(subject) must be an object { … }, got \(other.kindDescription)"))
             pairs = []
+            isBroken = true
         }
     }
 
@@ -87,8 +94,22 @@ struct ConfigReader {
     /// The mistake for a required `key` that is not there: "is missing: `fix`", or, when the key
     /// is there with a number that is not finite (``only(_:)`` said so), ``alreadySaid``.
     func missing(_ key: String, line: Int, _ fix: String) -> FileLineError {
-        guard !pairs.contains(where: { $0.0 == key }) else { return Self.alreadySaid }
+        guard !isBroken, !holds(key) else { return Self.alreadySaid }
         return FileLineError(file: file, line: line, problem: "key '\(keyPath(key))' is missing: \(fix)")
+    }
+
+    /// Whether `key` is in the object, whatever its value (``value(_:)`` is nil for one that is not
+    /// finite).
+    func holds(_ key: String) -> Bool { pairs.contains { $0.0 == key } }
+
+    /// `key`'s value, nil when absent; when it is there but not finite (said by ``only(_:)``),
+    /// ``alreadySaid``, so that what depends on it is not judged against a default.
+    func present(_ key: String) throws(FileLineError) -> JSONValue? {
+        guard let field = value(key) else {
+            if holds(key) { throw Self.alreadySaid }
+            return nil
+        }
+        return field
     }
 
     /// A mistake that stands for one already said: ``ConfigProblems`` drops it.

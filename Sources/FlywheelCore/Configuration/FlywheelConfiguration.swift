@@ -246,7 +246,7 @@ public struct FlywheelConfiguration: Sendable {
         // The bpm is measured against the range, and the table and resolution go with it: once
         // the range is a mistake, they are not judged against a range the file did not give.
         let rangeRead = tempo.attempt { () throws(FileLineError) in
-            guard let field = tempo.value("range") else { return }
+            guard let field = try tempo.present("range") else { return }
             guard case .array(let items) = field, items.count == 2, case .int(let low) = items[0], case .int(let high) = items[1] else {
                 throw tempo.fail("range", "must be two whole numbers [low, high], got \(field.encoded())")
             }
@@ -283,7 +283,10 @@ public struct FlywheelConfiguration: Sendable {
         volume.attempt { () throws(FileLineError) in config.accelerations[.volume] = try AccelerationKey.curve(volume, "acceleration") }
         var cap = 100
         // The step and the start are measured against the cap: not once the cap is a mistake.
-        let capRead = volume.attempt { () throws(FileLineError) in cap = try volume.integer("cap", in: 1...100, default: 100) }
+        let capRead = volume.attempt { () throws(FileLineError) in
+            _ = try volume.present("cap")
+            cap = try volume.integer("cap", in: 1...100, default: 100)
+        }
         var step = min(2, cap)
         var bounds = DialBounds.rubber
         if capRead {
@@ -333,7 +336,7 @@ public struct FlywheelConfiguration: Sendable {
         mode.only(Self.keys["controls.mode"]!)
         // The initial mode is one of the segments: not judged once the segments are a mistake.
         let segmentsRead = mode.attempt { () throws(FileLineError) in
-            guard let field = mode.value("segments") else { return }
+            guard let field = try mode.present("segments") else { return }
             guard case .array(let items) = field, !items.isEmpty else {
                 throw mode.fail("segments", "must be a non-empty list of \"tempo\", \"scrub\" and \"volume\", got \(field.encoded())")
             }
@@ -467,6 +470,8 @@ public struct FlywheelConfiguration: Sendable {
         var gestures: [UInt16: ButtonGestures] = [:]
         for (key, value) in buttons.pairs {
             buttons.attempt { () throws(FileLineError) in
+                // Any key: `only` does not see these, so a NaN action is refused here.
+                try buttons.requireFinite(value, at: buttons.keyPath(key))
                 guard let code = KeyCode.button(named: key) else {
                     throw buttons.fail(key, "must name a button as BTN_0…BTN_9 or a decimal key code such as \"260\"")
                 }

@@ -96,6 +96,16 @@ public final class UnixListener {
         }
         _ = try address(path)  // the length check, before anything is made
         let lock = try PathLock(lockPath: path + ".lock", guarding: path)
+        do {
+            return try bind(path: path, mode: mode, groupID: groupID, lock: lock)
+        } catch {
+            lock.remove()  // a refused start leaves no lock file behind either
+            throw error
+        }
+    }
+
+    /// The rest of ``bind(path:mode:group:)``, with the path's lock held.
+    private static func bind(path: String, mode: mode_t, groupID: gid_t?, lock: PathLock) throws -> UnixListener {
         var info = stat()
         if lstat(path, &info) == 0 {
             let type = info.st_mode & S_IFMT

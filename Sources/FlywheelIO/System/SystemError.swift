@@ -55,7 +55,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     static func action(_ function: String, _ subject: String) -> String {
         switch function {
         case "libevdev_new", "libevdev_new_from_fd": return "read \(subject) as an input device"
-        case let name where name.hasPrefix("gpiod_chip") && subject.hasPrefix("the "): return "open \(subject)"
+        case let name where name.hasPrefix("gpiod_chip_open") && subject.hasPrefix("the "): return "open \(subject)"
         default: return verb(function) + " " + subject
         }
     }
@@ -78,7 +78,8 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         case "rename": return "replace"
         case "stat", "lstat", "fstat", "access": return "look at"
         case "readlink": return "read the link"
-        case "mkdir", "mkdtemp": return "make the folder"
+        case "mkdir": return "make the folder"
+        case "mkdtemp": return "make a folder in"
         case "rmdir": return "remove the folder"
         case "fsync": return "save to disk"
         case "flock": return "lock"
@@ -89,14 +90,18 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         case "posix_spawn": return "start"
         case "getaddrinfo": return "find the address of"
         case "sched_setscheduler": return "raise the priority of"
-        case "inotify_init1", "inotify_add_watch": return "watch"
-        case "epoll_create1", "epoll_ctl", "timerfd_create", "timerfd_settime", "signalfd", "sigprocmask", "pipe": return "set up the event loop for"
+        case "inotify_add_watch": return "watch"
+        case "pipe": return "make a pipe for"
+        case "inotify_init1", "epoll_create1", "epoll_ctl", "timerfd_create", "timerfd_settime", "signalfd", "sigprocmask": return "set up"
         case "libevdev_next_event": return "read the events of"
         case "libevdev_set_clock_id": return "set the event clock of"
         case "libevdev_grab": return "take for itself (grab)"
         case "libevdev_uinput_create_from_device": return "make a virtual input device with"
-        case let name where name.hasPrefix("gpiod_chip"): return "open the GPIO chip"
-        case let name where name.hasPrefix("gpiod_"): return "use the GPIO lines of"
+        case let name where name.hasPrefix("gpiod_chip_open"): return "open the GPIO chip"
+        case "gpiod_chip_find_line", "gpiod_chip_get_line_offset_from_name": return "find the line"
+        case let name where name.hasPrefix("gpiod_") && (name.contains("request_lines") || name.contains("request_both") || name.contains("settings")
+            || name.contains("line_config")): return "request"
+        case let name where name.hasPrefix("gpiod_"): return "read"
         default: return "use"
         }
     }

@@ -49,7 +49,7 @@ struct CommandErrorTests {
         #expect(empty.status == 0)
         #expect(empty.out == "[]\n")
         let missing = ToolRun.run(["devices", "--input-dir", directory + "/missing", "--gpio-dir", directory + "/missing"])
-        #expect(missing.out.contains("No input devices: the folder \(directory)/missing cannot be read: "), "\(missing.out)")
+        #expect(missing.out.contains("No input devices: cannot read the folder \(directory)/missing: "), "\(missing.out)")
         #expect(missing.out.contains("ENOENT"), "\(missing.out)")
         #expect(missing.out.contains("No GPIO chips: the folder \(directory)/missing does not exist."), "\(missing.out)")
     }

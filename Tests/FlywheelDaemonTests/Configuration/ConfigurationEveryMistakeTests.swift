@@ -60,6 +60,23 @@ struct ConfigurationEveryMistakeTests {
         #expect(Self.error("{ controls: { mode: {\n  segments: ['tempo', 'pitch'],\n  initial: 'scrub' } } }")?.split(separator: "\n").count == 1)
     }
 
+    @Test("a value that is not an object, or not finite, is one mistake: not also its keys missing, nor its dependants judged")
+    func oneMistakeOnce() {
+        for text in ["{ devices: [\n 'ec11' ] }", "{ devices: [ { profile: 'ec11',\n gpio: 17 } ] }", "{ devices: [ { profile: 'ec11',\n region: 'ring' } ] }",
+                     "{ controls: { tempo: {\n range: [200, Infinity], bpm: 400 } } }", "{ controls: { mode: {\n segments: ['volume', NaN], initial: 'volume' } } }",
+                     "{ controls: { volume: {\n cap: NaN, start: 90 } } }"] {
+            let lines = Self.error(text)?.split(separator: "\n") ?? []
+            #expect(lines.count == 1, "\(text): \(lines)")
+        }
+    }
+
+    @Test("NaN or Infinity as a button's action is refused by its key (it read as \"mode\")")
+    func nonFiniteButton() {
+        #expect(Self.error("{ controls: { buttons: {\n BTN_0: NaN } } }") == "f.json5 line 2: key 'controls.buttons.BTN_0' must be a finite number, got NaN.")
+        #expect(Self.error("{ devices: [ { profile: 'ec11', buttons: {\n BTN_0: Infinity } } ] }")
+            == "f.json5 line 2: key 'devices[0].buttons.BTN_0' must be a finite number, got Infinity.")
+    }
+
     @Test("one mistake reads as it always did: a single sentence")
     func oneMistake() {
         #expect(Self.error("{ devices: [\n{ profile: 'ec11',\ndetents_per_step: 0 }] }")

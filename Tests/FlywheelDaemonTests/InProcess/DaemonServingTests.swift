@@ -66,6 +66,14 @@ struct DaemonServingTests {
         try StripDaemonTests.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 5, b: 6 } } ], socket: { mode: '0666' } }", to: path)
         daemon.daemon.reload()
         #expect(daemon.said.last == "reloaded \(path); not applied until flywheeld restarts: the devices (devices[0] changed) and the socket's settings (sudo systemctl restart flywheeld).", "\(daemon.said)")
+        // Measured against what runs (the start's), not the last file read: a change elsewhere still
+        // says the devices wait, and the start's devices back say nothing.
+        try StripDaemonTests.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 5, b: 6 } } ], feel: { damping: 0.5 } }", to: path)
+        daemon.daemon.reload()
+        #expect(daemon.said.last?.contains("the devices (devices[0] changed)") == true, "\(daemon.said)")
+        try StripDaemonTests.write("{ devices: [ { profile: 'ec11', gpio: { chip: 'gpiochip9', a: 17, b: 27 } } ] }", to: path)
+        daemon.daemon.reload()
+        #expect(daemon.said.last == "reloaded \(path).", "\(daemon.said)")
     }
 
     @Test("a line over 64 KiB gets an error and the connection is closed")

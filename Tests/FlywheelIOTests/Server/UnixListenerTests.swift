@@ -54,6 +54,18 @@ struct UnixListenerTests {
         rmdir(directory)
     }
 
+    @Test("a refused bind (a file that is not a socket at the path) leaves no lock file")
+    func refusedLeavesNoLock() throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/flywheel.sock"
+        let file = open(path, O_WRONLY | O_CREAT, 0o644)
+        close(file)
+        #expect(throws: UnixListener.SetupError.self) { _ = try UnixListener.bind(path: path) }
+        #expect(Self.inode(path + ".lock") == nil)
+        unlink(path)
+        rmdir(directory)
+    }
+
     @Test("a lock taken on a file removed meanwhile (its owner's clean exit) is taken again on the file at the path")
     func lockOnRemovedFile() throws {
         let directory = Self.temporaryDirectory()
