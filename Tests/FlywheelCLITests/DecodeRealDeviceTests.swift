@@ -10,7 +10,7 @@ struct DecodeRealDeviceTests {
     /// The five button reports before the jog moves carry no REL_DIAL: the counter is 0 (the kernel
     /// drops a relative 0), so the jog's 255, 254, 255, 1 are −1, −1, +1, +2 — the first jog counts.
     @Test("a real ShuttleXpress: the first jog is counted from 0, not taken as a baseline",
-          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+          .enabled(if: present, SharedFixtures.absent))
     func shuttleXpressFirstJog() {
         let path = Self.directory + "/shuttlexpress-omakoto.evemu"
         let lines = ToolRun.run(["decode", path]).out.split(separator: "\n")
@@ -26,7 +26,7 @@ struct DecodeRealDeviceTests {
 struct RestingFingerReplayTests {
     /// A 3M MicroTouch panel: the finger rests still for most of the recording. The replay ends (a
     /// watchdog of 120 s says if it does not; it takes well under a second) and its frames stop.
-    @Test("flywheel replay touch-3m.event --frames 60 ends", .enabled(if: DecodeRealDeviceTests.present, "../shared/fixtures/real-devices is absent"))
+    @Test("flywheel replay touch-3m.event --frames 60 ends", .enabled(if: DecodeRealDeviceTests.present, SharedFixtures.absent))
     func ends() throws {
         let path = DecodeRealDeviceTests.directory + "/touch-3m.event"
         let run = ChildProcess.run(

@@ -110,7 +110,7 @@ struct TouchReplayTests {
     static let recording = RepositoryPaths.path("../shared/fixtures/touch-evemu/wetab.event")
 
     @Test("a real touch recording replays as a ring knob: one gesture per touch that moved it",
-          .enabled(if: access(recording, R_OK) == 0, "../shared/fixtures is absent"))
+          .enabled(if: access(recording, R_OK) == 0, SharedFixtures.absent))
     func wetab() {
         let run = ToolRun.run(["replay", Self.recording])
         #expect(run.status == 0, "\(run.err)")

@@ -77,7 +77,7 @@ struct EvemuTests {
     ]
 
     @Test("the real touch recordings in ../shared replay without error",
-          .enabled(if: FixturePaths.touchPresent, "../shared/fixtures is absent"), arguments: touch)
+          .enabled(if: FixturePaths.touchPresent, FixturePaths.absent), arguments: touch)
     func realTouch(_ touch: Touch) throws {
         let base = FixturePaths.shared + "/touch-evemu/" + touch.name
         let description = try EvemuRecording.parse(try FileSystem.readFile(base + ".prop"), file: base + ".prop")

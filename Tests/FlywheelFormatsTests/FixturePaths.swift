@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 
 /// Where test fixtures live, found from this source file's path.
 enum FixturePaths {
@@ -16,6 +17,9 @@ enum FixturePaths {
     static let shared: String = root + "/../shared/fixtures"
 
     static func exists(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// Why a test of these recordings is skipped, in words a newcomer can act on.
+    static let absent = Comment(rawValue: SharedFixtures.absentSentence)
 
     static var sharedPresent: Bool { exists(shared + "/quadrature-vcd") }
     static var touchPresent: Bool { exists(shared + "/touch-evemu") }

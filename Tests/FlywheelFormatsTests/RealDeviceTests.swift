@@ -28,7 +28,7 @@ struct RealDeviceTests {
     /// one step back), −4 in all. The first step used to be taken as the reference and lost (−5).
     /// Its push key (KEY_ENTER) shares the node.
     @Test("a kernel rotary-encoder on an absolute axis with rollover and a push key",
-          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+          .enabled(if: present, FixturePaths.absent))
     func absoluteRotaryEncoder() throws {
         let replay = try Self.replay("rotary-encoder-abs-rollover-launius.evemu")
         #expect(replay.classification.kind == .encoder)
@@ -78,7 +78,7 @@ struct RealDeviceTests {
     /// (REL_WHEEL) goes −1, −2, −1 and a counter-only report brings it back to centre, then +1,
     /// +2, +1 and back.
     @Test("a real ShuttleXpress: buttons, the first jog counted from 0, the ring and its return",
-          .enabled(if: present, "../shared/fixtures/real-devices is absent"))
+          .enabled(if: present, FixturePaths.absent))
     func shuttleXpress() throws {
         let replay = try Self.replay("shuttlexpress-omakoto.evemu")
         #expect(replay.classification.kind == .jogShuttle)

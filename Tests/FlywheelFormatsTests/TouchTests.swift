@@ -16,7 +16,7 @@ struct TouchTests {
     static let recordings: [Recording] = [.init(name: "wetab", touches: 11), .init(name: "ntrig-dell-xt2", touches: 1), .init(name: "bcm5974", touches: 1)]
 
     @Test("the real touch recordings track without error and count their touches",
-          .enabled(if: FixturePaths.touchPresent, "../shared/fixtures is absent"), arguments: recordings)
+          .enabled(if: FixturePaths.touchPresent, FixturePaths.absent), arguments: recordings)
     func realRecordings(_ recording: Recording) throws {
         let base = FixturePaths.shared + "/touch-evemu/" + recording.name
         let description = try EvemuRecording.parse(try FileSystem.readFile(base + ".prop"), file: base + ".prop")
@@ -43,7 +43,7 @@ struct TouchTests {
     }
 
     @Test("the real touch recordings replay through the evdev backend's interpreter: classified as touch, motion, and one lift per touch at most",
-          .enabled(if: FixturePaths.touchPresent, "../shared/fixtures is absent"), arguments: recordings)
+          .enabled(if: FixturePaths.touchPresent, FixturePaths.absent), arguments: recordings)
     func realRecordingsThroughBackend(_ recording: Recording) throws {
         let base = FixturePaths.shared + "/touch-evemu/" + recording.name
         let description = try EvemuRecording.parse(try FileSystem.readFile(base + ".prop"), file: base + ".prop")

@@ -54,7 +54,7 @@ struct VCDTests {
     }
 
     @Test("the Avago captures in ../shared decode to the cross-checked counts",
-          .enabled(if: FixturePaths.sharedPresent, "../shared/fixtures is absent"), arguments: shared)
+          .enabled(if: FixturePaths.sharedPresent, FixturePaths.absent), arguments: shared)
     func sharedCaptures(_ expected: Expectation) throws {
         let decoder = try Self.decode(FixturePaths.shared + "/quadrature-vcd/" + expected.file, expected.a, expected.b)
         #expect(decoder.quarterSteps.count == expected.net)
@@ -63,7 +63,7 @@ struct VCDTests {
     }
 
     @Test("the Avago X pair's 500 kHz chatter: no drift, no stall",
-          .enabled(if: FixturePaths.sharedPresent, "../shared/fixtures is absent"))
+          .enabled(if: FixturePaths.sharedPresent, FixturePaths.absent))
     func avagoChatter() throws {
         // Hundreds of thousands of back-and-forth transitions with a small net motion: the running
         // position must stay within a bounded band (no drift) and every change must be consumed (no stall:

@@ -21,4 +21,17 @@ flywheel_install strace || echo "Could not install strace: the socket permission
 flywheel_install websocketd chromium ||
     echo "Could not install websocketd and chromium: the web page's test will be skipped." >&2
 swift build -Xswiftc -warnings-as-errors
-swift test -Xswiftc -warnings-as-errors "$@"
+# The run, then a closing line that counts the skipped tests and says which (Swift Testing marks each
+# with "➜ Test … skipped"), so a skip is never read as a pass.
+log=$(mktemp "${TMPDIR:-/tmp}/flywheel-tests.XXXXXX")
+trap 'rm -f "$log"' EXIT
+status=0
+swift test -Xswiftc -warnings-as-errors "$@" 2>&1 | tee "$log" || status=$?
+skipped=$(grep -c '^➜ Test .* skipped' "$log" || true)
+if [ "$skipped" -eq 0 ]; then
+    echo "test.sh: no test skipped."
+else
+    echo "test.sh: $skipped tests skipped:"
+    grep '^➜ Test .* skipped' "$log" | sed 's/^➜ /    /'
+fi
+exit "$status"

@@ -1,0 +1,8 @@
+/// The sentence a test says when it is skipped for want of `../shared/fixtures`.
+enum SharedFixtures {
+    static let absentSentence = """
+        it replays recordings other people made (logic-analyser captures, real devices' and \
+        touch panels' event streams), kept outside this repository in shared/fixtures beside the checkout \
+        (../shared/fixtures), which this machine does not have; every other test runs without them
+        """
+}
