@@ -50,7 +50,8 @@ enum DevicesCommand {
             }
         }
         if let unreadable {
-            rows.append(.object([("path", .string(inputDirectory)), ("error", .string(unreadable))]))
+            // No devices: `[]` with --json as the help says, the folder's reason on standard error.
+            if json { console.err("flywheel: no input devices: \(unreadable)\n") }
             text += "No input devices: \(unreadable)\n"
         } else if names.isEmpty {
             text += "No input devices in \(inputDirectory).\n"

@@ -52,6 +52,10 @@ struct CommandErrorTests {
         #expect(missing.out.contains("No input devices: cannot read the folder \(directory)/missing: "), "\(missing.out)")
         #expect(missing.out.contains("ENOENT"), "\(missing.out)")
         #expect(missing.out.contains("No GPIO chips: the folder \(directory)/missing does not exist."), "\(missing.out)")
+        // No /dev/input at all (a container): still [] for a script, the reason on standard error.
+        let none = ToolRun.run(["devices", "--input-dir", directory + "/missing", "--gpio-dir", directory + "/missing", "--json"])
+        #expect(none.status == 0 && none.out == "[]\n", "\(none.out)")
+        #expect(none.err == "flywheel: no input devices: cannot read the folder \(directory)/missing: No such file or directory (ENOENT).\n", "\(none.err)")
     }
 
     @Test("plot --flick 1000 says the speed is capped at 60 detents/s instead of capping it silently")
