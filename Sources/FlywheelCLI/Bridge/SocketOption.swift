@@ -23,6 +23,6 @@ enum SocketOption {
     /// The sentence for a daemon that cannot be reached at `path`, `reason` the clause saying why.
     static func unreachable(_ path: String, _ reason: String) -> ToolError {
         ToolError(
-            "cannot reach flywheeld at \(path) (\(ReconnectBackoff.clause(reason))): is the daemon running? Start it (flywheeld), or give its socket with --socket PATH or \(SocketLocation.environmentVariable)")
+            "cannot reach flywheeld at \(path): \(ReconnectBackoff.clause(reason)); is the daemon running? Start it (flywheeld), or give its socket with --socket PATH or \(SocketLocation.environmentVariable)")
     }
 }
