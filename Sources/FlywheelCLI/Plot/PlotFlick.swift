@@ -25,13 +25,8 @@ struct PlotFlick {
     /// The release velocity the engine measures, in the control's detents per second.
     var releaseDetentsPerSecond: Double { handDetentsPerSecond * factor }
 
-    /// The feel the release plans with: `feel` with its speed cap grown by the factor, as the
-    /// engine's release after an accelerated turn.
-    func releaseFeel(_ feel: FeelParameters) -> FeelParameters {
-        var release = feel
-        release.maximumSpeed *= factor
-        return release
-    }
+    /// The feel the release plans with, as the engine's after an accelerated turn.
+    func releaseFeel(_ feel: FeelParameters) -> FeelParameters { feel.accelerated(by: factor) }
 
     /// The title's clause: the acceleration, the turn it read and the speed the coast starts from
     /// (`coastDetentsPerSecond`, after the cap).

@@ -399,7 +399,7 @@ public struct FlywheelConfiguration: Sendable {
         var gpio: DeviceEntry.GPIOLines?
         if device.value("gpio") != nil { gpio = parseGPIO(device.child("gpio")) }
         device.attempt { () throws(FileLineError) in
-            if let gpio, let clash = GPIOLinesCheck.clash(a: gpio.a, b: gpio.b, button: gpio.button) { throw device.fail("gpio", clash) }
+            if let gpio, let clash = GPIOLinesCheck.clash(a: gpio.a, b: gpio.b, button: gpio.button, on: gpio.chip) { throw device.fail("gpio", clash) }
             if path != nil && gpio != nil { throw device.fail("gpio", "cannot be given together with 'path': a device is either an evdev node or GPIO lines") }
         }
         var control = "mode"

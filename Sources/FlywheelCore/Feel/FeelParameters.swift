@@ -27,6 +27,15 @@ public struct FeelParameters: Sendable, Hashable {
     /// The release silence for high-resolution devices (30 ms).
     package static let highResolutionReleaseNanoseconds: Nanoseconds = 30_000_000
 
+    /// These parameters for the release after a turn whose detents `factor` accelerated: the
+    /// speed cap grows with the factor, so the coast starts from the accelerated speed.
+    package func accelerated(by factor: Double) -> FeelParameters {
+        guard factor != 1 else { return self }
+        var feel = self
+        feel.maximumSpeed *= factor
+        return feel
+    }
+
     /// The defaults.
     public init() {}
 

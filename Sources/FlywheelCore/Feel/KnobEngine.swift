@@ -178,12 +178,7 @@ public struct KnobEngine: Sendable {
     }
 
     /// The feel a release plans with: the speed cap grown by the acceleration's factor.
-    var releaseParameters: FeelParameters {
-        guard accelerationFactor != 1 else { return parameters }
-        var feel = parameters
-        feel.maximumSpeed *= accelerationFactor
-        return feel
-    }
+    var releaseParameters: FeelParameters { parameters.accelerated(by: accelerationFactor) }
 
     /// The hand-over's next step after what is reported, up to the release as the parameters now
     /// have it (they may have changed since it was planned).

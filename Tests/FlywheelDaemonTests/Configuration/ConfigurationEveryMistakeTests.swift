@@ -92,6 +92,11 @@ struct ConfigurationEveryMistakeTests {
             ] }
             """)
         #expect(error == "f.json5 line 3: key 'devices[1].gpio' gives the line GPIO22 (a), which devices[0] ('volume') already uses (button): each line belongs to one device.", "\(error ?? "parsed")")
+        // Within one device too: 17 and "GPIO17" on the header are one line.
+        #expect(Self.error("{ devices: [\n  { profile: 'ec11', gpio: { a: 17, b: 'GPIO17' } },\n] }")?
+            .hasPrefix("f.json5 line 2: key 'devices[0].gpio' gives the same line 17 for 'a' and 'b'") == true)
+        #expect(Self.error("{ devices: [\n  { profile: 'ec11', gpio: { a: 17, b: 27, button: 'GPIO27' } },\n] }")?
+            .hasPrefix("f.json5 line 2: key 'devices[0].gpio' gives the line GPIO27 for the button and for 'b'") == true)
         // The same offsets on two chips are two lines.
         #expect(Self.error("""
             { devices: [
